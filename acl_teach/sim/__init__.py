@@ -1,0 +1,99 @@
+"""``acl_teach.sim`` — a strict CPU simulator of pyACL's ``acl`` module.
+
+Use it exactly like ``import acl``::
+
+    from acl_teach import sim as acl
+    acl.init(); acl.rt.set_device(0) ...
+
+or run an unmodified pyACL script with ``python -m acl_teach.sim script.py``. Beyond the ``acl``
+surface it offers ``configure`` (run mode, SoC, memory), ``ledger``/``leak_report`` (what is
+alive and who made it), ``reset`` (a fresh simulated process) and ``install`` (register as
+``acl`` inside a notebook).
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import sys
+from typing import List, Optional
+
+from . import constants, rt, util  # noqa: F401  (acl.rt / acl.util namespaces)
+from .constants import *  # noqa: F401,F403  (pyACL's constants at top level, as in acllite)
+from .databuffer import (create_data_buffer, destroy_data_buffer, get_data_buffer_addr,  # noqa: F401
+                         get_data_buffer_size, get_data_buffer_size_v2, update_data_buffer)
+from .ledger import Entry
+from .process import finalize, get_recent_err_msg, get_soc_name, get_version, init, leak_report  # noqa
+from .state import Config, SimulatorFault, replace_state, state  # noqa: F401
+
+_SUBMODULES = ("rt", "util", "mdl", "op")
+
+
+def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,
+              device_count: Optional[int] = None, device_memory: Optional[int] = None,
+              explain: Optional[bool] = None, wait_timeout_s: Optional[float] = None) -> Config:
+    """Choose the simulated machine: run_mode 'host' (PC + card) or 'device' (a board such as the 200I DK A2)."""
+    st = state()
+    if any(d.refcount for d in st.devices.values()) and (run_mode is not None or device_count is not None):
+        raise RuntimeError("configure(run_mode/device_count) while a device is open: call "
+                           "acl.rt.reset_device first, or acl_teach.sim.reset().")
+    cfg = st.config
+    if run_mode is not None:
+        if run_mode not in ("host", "device"):
+            raise ValueError("run_mode must be 'host' (ACL_HOST, a PC with an accelerator card) or "
+                             "'device' (ACL_DEVICE, code running on the board itself)")
+        cfg.run_mode = constants.ACL_HOST if run_mode == "host" else constants.ACL_DEVICE
+    if soc_name is not None:
+        cfg.soc_name = soc_name
+    if device_count is not None:
+        cfg.device_count = int(device_count)
+    if device_memory is not None:
+        cfg.device_memory = int(device_memory)
+    if explain is not None:
+        cfg.explain = bool(explain)
+    if wait_timeout_s is not None:
+        cfg.wait_timeout_s = float(wait_timeout_s)
+    return cfg
+
+
+def ledger(include_released: bool = False) -> List[Entry]:
+    """Resources of this simulated process with the line or cell that created each."""
+    st = state().ledger
+    return st.all() if include_released else st.live()
+
+
+def reset(config: Optional[Config] = None) -> None:
+    """Throw the simulated process away (nothing is reported) and start fresh, keeping the config."""
+    replace_state(config)
+
+
+def install(force: bool = False) -> None:
+    """Register this simulator as ``acl`` in ``sys.modules`` (never shadows a real pyACL unless forced)."""
+    this = sys.modules[__name__]
+    if sys.modules.get("acl") is this:
+        return
+    if not force:
+        present = sys.modules.get("acl")
+        spec = None if present is not None else importlib.util.find_spec("acl")
+        if present is not None or spec is not None:
+            where = getattr(present, "__file__", None) or (spec.origin if spec else "?")
+            raise RuntimeError(f"a module named 'acl' is importable here ({where}): real pyACL from CANN, "
+                               f"or PyPI's unrelated 'acl' package. acl_teach.sim will not shadow it; call "
+                               f"install(force=True) to use the simulator anyway.")
+    _load_submodules()
+    sys.modules["acl"] = this
+    for name in _SUBMODULES:
+        sys.modules[f"acl.{name}"] = getattr(this, name)
+
+
+def _load_submodules() -> None:
+    """Import the model and operator namespaces (they pull in ONNX Runtime, so only on demand)."""
+    for name in ("mdl", "op"):
+        importlib.import_module(f"{__name__}.{name}")
+
+
+def __getattr__(name: str):
+    """Load ``acl.mdl`` / ``acl.op`` lazily so ``import acl_teach`` stays fast."""
+    if name in ("mdl", "op"):
+        _load_submodules()
+        return sys.modules[f"{__name__}.{name}"]
+    raise AttributeError(f"module 'acl' (acl_teach.sim) has no attribute {name!r}")

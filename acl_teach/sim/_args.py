@@ -1,0 +1,76 @@
+"""Argument parsing that behaves like pyACL's C binding (PyArg_ParseTuple), so wrong calls fail alike.
+
+Format letters follow CPython: ``k`` unsigned long (masked, no overflow check), ``K`` unsigned
+long long, ``I`` unsigned int (masked), ``i`` int (range checked), ``L`` long long, ``s`` str,
+``O`` any object, ``|`` starts the optional arguments.
+"""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable, List, Sequence
+
+_TYPE_NAMES = {"k": "int (a pointer or handle; 0 is NULL)", "K": "int", "I": "int", "i": "int",
+               "L": "int", "s": "str", "O": "object"}
+_MASKS = {"k": (1 << 64) - 1, "K": (1 << 64) - 1, "I": (1 << 32) - 1}
+
+
+def _convert(letter: str, value: Any) -> Any:
+    """Convert one argument or raise ValueError with the reason."""
+    if letter == "O":
+        return value
+    if letter == "s":
+        if not isinstance(value, str):
+            raise ValueError(f"expected str, got {type(value).__name__}")
+        if "\0" in value:
+            raise ValueError("embedded NUL character in str")
+        return value
+    if isinstance(value, bool) or not isinstance(value, int):
+        if value is None:
+            raise ValueError("got None; pyACL uses 0 for NULL / the default stream")
+        raise ValueError(f"expected int, got {type(value).__name__}")
+    if letter in _MASKS:
+        return value & _MASKS[letter]
+    if letter == "i" and not -(1 << 31) <= value < (1 << 31):
+        raise ValueError("int out of range for a C int")
+    if letter == "L" and not -(1 << 63) <= value < (1 << 63):
+        raise ValueError("int out of range for a C long long")
+    return value
+
+
+def parse(api: str, fmt: str, args: Sequence[Any], names: Sequence[str]) -> List[Any]:
+    """Parse positional args by ``fmt``; raise TypeError in the binding's style on mismatch."""
+    letters = fmt.replace("|", "")
+    required = fmt.index("|") if "|" in fmt else len(fmt)
+    suffix = "!" if api.startswith("acl.mdl.") else ""
+    if not required <= len(args) <= len(letters):
+        want = str(required) if required == len(letters) else f"{required} to {len(letters)}"
+        raise TypeError(f"{api} args parse failed{suffix}\n[acl-teach] {api} takes {want} positional "
+                        f"argument(s) ({', '.join(names)}), got {len(args)}")
+    out = []
+    for pos, (letter, value) in enumerate(zip(letters, args)):
+        try:
+            out.append(_convert(letter, value))
+        except ValueError as exc:
+            raise TypeError(f"{api} args parse failed{suffix}\n[acl-teach] argument {pos + 1} "
+                            f"({names[pos]}) must be {_TYPE_NAMES[letter]}: {exc}") from None
+    return out
+
+
+def binding(api: str, fmt: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Wrap a simulator function so it takes positional arguments only, parsed like ``fmt``."""
+    def wrap(func: Callable[..., Any]) -> Callable[..., Any]:
+        code = func.__code__
+        names = code.co_varnames[:code.co_argcount]
+
+        @functools.wraps(func)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            if kwargs:
+                raise TypeError(f"{api.rsplit('.', 1)[-1]}() takes no keyword arguments\n[acl-teach] "
+                                f"pyACL functions are C functions: pass {', '.join(names) or 'nothing'} "
+                                f"positionally, e.g. {api}({', '.join(names)})")
+            return func(*parse(api, fmt, args, names))
+
+        call.__acl_api__ = api  # type: ignore[attr-defined]
+        call.__acl_fmt__ = fmt  # type: ignore[attr-defined]
+        return call
+    return wrap

@@ -1,0 +1,1 @@
+"""``acl.mdl``: offline models, model descs, datasets and execution (filled in by the models work)."""

@@ -1,0 +1,1 @@
+"""``acl.op``: the single-operator subset used for post-processing (filled in by the models work)."""

@@ -1,0 +1,129 @@
+"""The simulator's process-wide state: configuration, init flag, handles, the ledger, error messages.
+
+Everything a fresh ``acl`` process would start with lives in one ``State`` object, so
+``acl_teach.sim.reset()`` can throw it away and a notebook can run top to bottom again.
+"""
+from __future__ import annotations
+
+import itertools
+import os
+import sys
+import threading
+from dataclasses import dataclass
+from typing import Any, Dict, Optional, Type, TypeVar
+
+from .. import errors
+from . import constants as C
+from .ledger import Ledger
+
+GiB = 1 << 30
+HANDLE_BASE = 0x2000_0000_0000_0000  # handles (contexts, streams, buffers …) never look like memory
+T = TypeVar("T")
+
+
+@dataclass
+class Config:
+    """What kind of machine the simulator pretends to be (change with ``acl_teach.sim.configure``)."""
+
+    run_mode: int = C.ACL_HOST
+    soc_name: str = "Ascend310"
+    device_count: int = 1
+    device_memory: int = 8 * GiB
+    explain: bool = True
+    wait_timeout_s: float = 30.0
+    version: tuple = (1, 0, 0)
+
+    @classmethod
+    def from_env(cls) -> "Config":
+        """Defaults overridden by ACL_TEACH_SIM_* environment variables (used by ``python -m``)."""
+        cfg = cls()
+        mode = os.environ.get("ACL_TEACH_SIM_RUN_MODE", "").strip().lower()
+        if mode:
+            cfg.run_mode = C.ACL_DEVICE if mode in ("device", "0", "acl_device") else C.ACL_HOST
+        cfg.soc_name = os.environ.get("ACL_TEACH_SIM_SOC", cfg.soc_name)
+        if os.environ.get("ACL_TEACH_SIM_DEVICE_MEMORY"):
+            cfg.device_memory = int(os.environ["ACL_TEACH_SIM_DEVICE_MEMORY"])
+        if os.environ.get("ACL_TEACH_SIM_QUIET"):
+            cfg.explain = False
+        return cfg
+
+
+class SimulatorFault(RuntimeError):
+    """Raised where real hardware would crash the process (e.g. the host CPU reading device memory)."""
+
+
+class State:
+    """One simulated process: config, init status, devices, handles and the ledger."""
+
+    def __init__(self, config: Config) -> None:
+        self.config = config
+        self.initialized = False
+        self.lock = threading.RLock()
+        self.ledger = Ledger()
+        self.handles: Dict[int, Any] = {}
+        self._next = itertools.count(1)
+        self.tls = threading.local()
+        self.devices: Dict[int, Any] = {}
+        self.memory: Any = None  # set by memory.MemorySpace on first use
+        self.subsystems: Dict[str, Any] = {}
+
+    def new_handle(self, obj: Any) -> int:
+        """Give ``obj`` a fresh plain-int handle."""
+        handle = HANDLE_BASE + next(self._next) * 0x40
+        self.handles[handle] = obj
+        return handle
+
+    def lookup(self, handle: int, cls: Type[T]) -> Optional[T]:
+        """The live object of type ``cls`` behind ``handle``, or None."""
+        obj = self.handles.get(handle)
+        return obj if isinstance(obj, cls) else None
+
+    def describe_handle(self, handle: int) -> str:
+        """What an int the learner passed actually is, for error messages."""
+        if handle == 0:
+            return "0 (NULL)"
+        obj = self.handles.get(handle)
+        if obj is not None:
+            return f"{handle:#x} (a {type(obj).__name__})"
+        entry = next((e for e in reversed(self.ledger.all()) if e.handle == handle), None)
+        if entry is not None:
+            return f"{handle:#x} (a {entry.kind} released by {entry.released_by} at {entry.released_at})"
+        return f"{handle:#x} (not a handle the simulator created)"
+
+
+_state = State(Config.from_env())
+
+
+def state() -> State:
+    """The current simulated process."""
+    return _state
+
+
+def replace_state(config: Optional[Config] = None) -> State:
+    """Start a fresh simulated process (keeps the config unless a new one is given)."""
+    global _state
+    _state = State(config or _state.config)
+    return _state
+
+
+def fail(code: int, api: str, why: str, quiet: bool = False) -> int:
+    """Record why ``api`` returned ``code`` (for get_recent_err_msg and the learner) and return it.
+
+    ``quiet`` skips the stderr line for codes that are routine (a polling timeout).
+    """
+    info = errors.explain(code)
+    name = info.name if info else errors.name_of(code)
+    msg = f"{api} returned {code} ({name}): {why}"
+    if info is not None and info.fix:
+        msg += f" Fix: {info.fix}"
+    _state.tls.recent_err = msg
+    if _state.config.explain and not quiet:
+        print(f"[acl-teach sim] {msg}", file=sys.stderr)
+    return code
+
+
+def require_init(api: str) -> int:
+    """0 when acl.init() has run, else 100001 (UNCONFIRMED: real CANN may differ per API)."""
+    if _state.initialized:
+        return 0
+    return fail(100001, api, "acl.init() has not been called in this process.")

@@ -1,0 +1,97 @@
+"""acl.init / finalize / version / errors messages / leak report."""
+import json
+
+import pytest
+
+
+def test_init_twice_returns_100002_and_stays_initialised(acl):
+    assert acl.init() == 0
+    assert acl.init() == 100002
+    assert "already initialised" in acl.get_recent_err_msg()
+    assert acl.rt.set_device(0) == 0
+
+
+def test_finalize_twice_returns_100037(acl):
+    assert acl.init() == 0
+    assert acl.finalize() == 0
+    assert acl.finalize() == 100037
+
+
+def test_finalize_without_init_returns_100037(acl):
+    assert acl.finalize() == 100037
+
+
+def test_init_again_after_finalize_works(acl):
+    assert acl.init() == 0 and acl.finalize() == 0
+    assert acl.init() == 0
+
+
+def test_init_with_config_file(acl, tmp_path):
+    good = tmp_path / "acl.json"
+    good.write_text(json.dumps({"dump": {}}))
+    assert acl.init(str(good)) == 0
+
+
+def test_init_with_missing_or_broken_config(acl, tmp_path):
+    assert acl.init(str(tmp_path / "missing.json")) == 100003
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert acl.init(str(bad)) == 100006
+    assert acl.state().initialized is False
+
+
+def test_runtime_before_init_returns_100001(acl):
+    assert acl.rt.set_device(0) == 100001
+    assert acl.rt.malloc(16, 0) == (0, 100001)
+    assert acl.rt.create_context(0) == (0, 100001)
+    assert acl.rt.get_run_mode() == (0, 100001)
+
+
+def test_soc_and_version_work_before_init(acl):
+    assert acl.get_soc_name() == "Ascend310"
+    major, minor, patch, ret = acl.get_version()
+    assert ret == 0 and (major, minor, patch) == (1, 0, 0)
+
+
+def test_recent_err_msg_is_per_call_and_cleared(acl):
+    assert acl.get_recent_err_msg() is None
+    acl.rt.malloc(16, 0)
+    msg = acl.get_recent_err_msg()
+    assert "acl.rt.malloc returned 100001" in msg and "ACL_ERROR_UNINITIALIZE" in msg
+    assert acl.get_recent_err_msg() is None
+
+
+def test_finalize_prints_leak_report_with_creating_line(acl, capsys):
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    ptr, ret = acl.rt.malloc(1024, 0)
+    assert ret == 0
+    capsys.readouterr()
+    assert acl.finalize() == 0
+    err = capsys.readouterr().err
+    assert "leak report" in err
+    assert "device memory" in err and f"{ptr:#x}" in err and "test_sim_process.py" in err
+    assert "default context" in err  # reset_device was never called
+    assert acl.ledger() == []
+
+
+def test_clean_run_prints_no_leak_report(acl, capsys):
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    ptr, _ = acl.rt.malloc(64, 0)
+    assert acl.rt.free(ptr) == 0 and acl.rt.reset_device(0) == 0
+    capsys.readouterr()
+    assert acl.finalize() == 0
+    assert "leak report" not in capsys.readouterr().err
+    assert acl.leak_report() == ""
+
+
+def test_reset_returns_a_fresh_process(acl):
+    assert acl.init() == 0
+    acl.reset()
+    assert acl.init() == 0  # not 100002: the simulated process is new
+    assert acl.ledger()[0].kind == "acl"
+
+
+def test_explain_off_keeps_stderr_quiet(acl, capsys):
+    acl.configure(explain=False)
+    acl.rt.malloc(1, 0)
+    assert capsys.readouterr().err == ""
