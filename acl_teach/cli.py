@@ -42,6 +42,12 @@ def cmd_demo(opts: argparse.Namespace) -> int:
     return run_sim([os.path.join(EXAMPLES, "memory_roundtrip.py")])
 
 
+def cmd_atc(opts: argparse.Namespace) -> int:
+    """The ATC emulator: ONNX -> simulator .om, with real ATC flags."""
+    from . import atc
+    return atc.run(opts.flags)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """All sub-commands."""
     parser = argparse.ArgumentParser(prog="acl-teach", description="Learn pyACL inference step by step.")
@@ -50,6 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="explain aclError codes, e.g. acl-teach explain 507033")
     p.add_argument("codes", nargs="+")
     p.set_defaults(func=cmd_explain)
+    p = sub.add_parser("atc", help="convert an ONNX model to a simulator .om with ATC's flags",
+                       add_help=False)
+    p.add_argument("flags", nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_atc)
     p = sub.add_parser("demo", help="run the main demo on the simulator")
     p.set_defaults(func=cmd_demo)
     return parser

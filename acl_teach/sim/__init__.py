@@ -12,16 +12,16 @@ alive and who made it), ``reset`` (a fresh simulated process) and ``install`` (r
 """
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import sys
 from typing import List, Optional
 
-from . import constants, rt, util  # noqa: F401  (acl.rt / acl.util namespaces)
+from . import constants, mdl, op, rt, util  # noqa: F401  (acl.rt / util / mdl / op namespaces)
 from .constants import *  # noqa: F401,F403  (pyACL's constants at top level, as in acllite)
 from .databuffer import (create_data_buffer, destroy_data_buffer, get_data_buffer_addr,  # noqa: F401
                          get_data_buffer_size, get_data_buffer_size_v2, update_data_buffer)
 from .ledger import Entry
+from .op import create_tensor_desc, destroy_tensor_desc  # noqa: F401
 from .process import finalize, get_recent_err_msg, get_soc_name, get_version, init, leak_report  # noqa
 from .state import Config, SimulatorFault, replace_state, state  # noqa: F401
 
@@ -79,21 +79,6 @@ def install(force: bool = False) -> None:
             raise RuntimeError(f"a module named 'acl' is importable here ({where}): real pyACL from CANN, "
                                f"or PyPI's unrelated 'acl' package. acl_teach.sim will not shadow it; call "
                                f"install(force=True) to use the simulator anyway.")
-    _load_submodules()
     sys.modules["acl"] = this
     for name in _SUBMODULES:
         sys.modules[f"acl.{name}"] = getattr(this, name)
-
-
-def _load_submodules() -> None:
-    """Import the model and operator namespaces (they pull in ONNX Runtime, so only on demand)."""
-    for name in ("mdl", "op"):
-        importlib.import_module(f"{__name__}.{name}")
-
-
-def __getattr__(name: str):
-    """Load ``acl.mdl`` / ``acl.op`` lazily so ``import acl_teach`` stays fast."""
-    if name in ("mdl", "op"):
-        _load_submodules()
-        return sys.modules[f"{__name__}.{name}"]
-    raise AttributeError(f"module 'acl' (acl_teach.sim) has no attribute {name!r}")

@@ -180,7 +180,7 @@ def describe(region: Region) -> str:
     """Human name of a region's kind."""
     return {"device": "device allocation (acl.rt.malloc)", "host": "host allocation (acl.rt.malloc_host)",
             "bytes": "bytes object (acl.util.bytes_to_ptr)",
-            "numpy": "ndarray (acl.util.numpy_to_ptr)"}[region.kind]
+            "numpy": "ndarray (acl.util.numpy_to_ptr)", "model": "loaded model's weight/work memory"}[region.kind]
 
 
 def space() -> MemorySpace:

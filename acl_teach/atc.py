@@ -1,0 +1,346 @@
+"""An ATC emulator: ONNX model + real ATC flags -> simulator ``.om`` (desc header + graph).
+
+Accepts the flag subset the samples use (``--model --framework --output --soc_version
+--input_shape --input_format --input_fp16_nodes --output_type --dynamic_batch_size
+--dynamic_image_size``, plus ``--weight``/``--out_nodes``/``--log`` which Caffe commands carry).
+Bad flags, or a graph that does not accept the requested shapes, fail like ATC: non-zero exit
+and ``ATC run failed`` with the reason. A ``NAME.recipe.json`` beside the ONNX file (the
+preprocessing recipe) is copied into the OM header.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from typing import Any, Dict, List, Optional, Sequence, Tuple
+
+import numpy as np
+
+from . import dtypes, om
+
+FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
+         "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log")
+FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
+DYNAMIC_INPUT = "ascend_mbatch_shape_data"
+FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
+
+
+class AtcError(Exception):
+    """ATC refused the command; the message is the reason (E-code style)."""
+
+
+def parse_flags(argv: Sequence[str]) -> Dict[str, str]:
+    """``--key=value`` or ``--key value`` pairs, as ATC's flag parser accepts them."""
+    flags: Dict[str, str] = {}
+    args = list(argv)
+    while args:
+        arg = args.pop(0)
+        if not arg.startswith("--"):
+            raise AtcError(f"E10001: Value [{arg}] is not a flag. Flags look like --model=resnet50.onnx.")
+        key, eq, value = arg[2:].partition("=")
+        if not eq:
+            if not args or args[0].startswith("--"):
+                raise AtcError(f"E10004: Value for parameter [--{key}] is missing.")
+            value = args.pop(0)
+        if key not in FLAGS:
+            raise AtcError(f"E10001: Parameter [--{key}] is not supported by ATC (or by the acl-teach "
+                           f"simulator). Supported: {', '.join('--' + f for f in FLAGS)}.")
+        flags[key] = value.strip().strip('"').strip("'")
+    return flags
+
+
+def _parse_shapes(text: str) -> Dict[str, List[int]]:
+    """'a:1,3,224,224;b:1,10' -> {'a': [1,3,224,224], 'b': [1,10]}."""
+    shapes = {}
+    for part in filter(None, text.split(";")):
+        name, _, dims = part.rpartition(":")
+        try:
+            shapes[name] = [int(d) for d in dims.split(",")]
+        except ValueError:
+            raise AtcError(f"E10002: Value [{part}] for parameter [--input_shape] is invalid: expected "
+                           f"name:d1,d2,... with integer dims (-1 for a dynamic dim).") from None
+        if not name or any(d < -1 or d == 0 for d in shapes[name]):
+            raise AtcError(f"E10002: Value [{part}] for parameter [--input_shape] is invalid.")
+    return shapes
+
+
+def _parse_gears(flags: Dict[str, str]) -> Tuple[Optional[str], List[List[int]]]:
+    """('batch' | 'hw' | None, gears)."""
+    batch, image = flags.get("dynamic_batch_size"), flags.get("dynamic_image_size")
+    if batch and image:
+        raise AtcError("E10001: --dynamic_batch_size and --dynamic_image_size cannot be used together.")
+    try:
+        if batch:
+            gears = [[int(b)] for b in batch.split(",") if b.strip()]
+        elif image:
+            gears = [[int(v) for v in hw.split(",")] for hw in image.split(";") if hw.strip()]
+        else:
+            return None, []
+    except ValueError:
+        raise AtcError("E10001: dynamic gears must be integers, e.g. --dynamic_batch_size=\"1,2,4,8\" or "
+                       "--dynamic_image_size=\"224,224;448,448\".") from None
+    kind = "batch" if batch else "hw"
+    if not 2 <= len(gears) <= 100 or any(v <= 0 for g in gears for v in g) or \
+            (kind == "hw" and any(len(g) != 2 for g in gears)) or len({tuple(g) for g in gears}) != len(gears):
+        raise AtcError(f"E10035: the {kind} gears {gears} are invalid: give 2 to 100 distinct positive "
+                       f"{'sizes' if kind == 'batch' else 'height,width pairs'}.")
+    return kind, gears
+
+
+def _dims_of(value_info) -> List[Any]:
+    return [d.dim_value if d.HasField("dim_value") else (d.dim_param or "?")
+            for d in value_info.type.tensor_type.shape.dim]
+
+
+def _graph_inputs(model) -> list:
+    inits = {i.name for i in model.graph.initializer}
+    return [i for i in model.graph.input if i.name not in inits]
+
+
+def _check_basic(flags: Dict[str, str]) -> None:
+    for need in ("model", "framework", "output", "soc_version"):
+        if not flags.get(need):
+            raise AtcError(f"E10004: Value for parameter [--{need}] is required.")
+    try:
+        framework = int(flags["framework"])
+    except ValueError:
+        raise AtcError(f"E10001: Value [{flags['framework']}] for parameter [--framework] is invalid: "
+                       f"0 Caffe, 1 MindSpore, 3 TensorFlow, 5 ONNX.") from None
+    if framework not in FRAMEWORKS:
+        raise AtcError(f"E10001: Value [{framework}] for parameter [--framework] is invalid: "
+                       f"0 Caffe, 1 MindSpore, 3 TensorFlow, 5 ONNX.")
+    if framework != 5:
+        raise AtcError(f"framework {framework} ({FRAMEWORKS[framework]}) is not supported by the acl-teach "
+                       f"simulator, which runs ONNX graphs: export the model to ONNX and use --framework=5.")
+    if not flags["soc_version"].startswith("Ascend"):
+        raise AtcError(f"E10001: Value [{flags['soc_version']}] for parameter [--soc_version] is invalid, "
+                       f"e.g. Ascend310, Ascend310P3, Ascend310B4, Ascend910B3.")
+    if not os.path.isfile(flags["model"]):
+        raise AtcError(f"E10001: Value [{flags['model']}] for parameter [--model] is invalid: file not found.")
+
+
+def _load_onnx(path: str):
+    import onnx
+    try:
+        model = onnx.load(path)
+        onnx.checker.check_model(model)
+    except Exception as exc:
+        raise AtcError(f"E19010: No parser is registered for the model or it failed to parse "
+                       f"({path}): {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
+    return model
+
+
+def _resolve_inputs(model, flags: Dict[str, str], kind: Optional[str]) -> List[Dict[str, Any]]:
+    """Desc entries for the graph inputs after --input_shape / --input_fp16_nodes / --input_format."""
+    shapes = _parse_shapes(flags.get("input_shape", ""))
+    graph_inputs = _graph_inputs(model)
+    names = [i.name for i in graph_inputs]
+    for name in shapes:
+        if name not in names:
+            raise AtcError(f"E10016: Input shape name [{name}] is not an input of the model; inputs: {names}.")
+    fp16 = [n for n in flags.get("input_fp16_nodes", "").split(";") if n]
+    for name in fp16:
+        if name not in names:
+            raise AtcError(f"E10016: --input_fp16_nodes names [{name}], which is not an input; inputs: {names}.")
+    fmt_name = flags.get("input_format", "NCHW").upper()
+    if fmt_name not in dtypes.FORMAT_BY_NAME:
+        raise AtcError(f"E10001: Value [{fmt_name}] for parameter [--input_format] is invalid: NCHW, NHWC or ND.")
+    entries = []
+    for info in graph_inputs:
+        onnx_type = dtypes.ONNX_TO_ACL.get(info.type.tensor_type.elem_type)
+        if onnx_type is None:
+            raise AtcError(f"E19010: input {info.name} has an element type the simulator does not support.")
+        dims = shapes.get(info.name, _dims_of(info))
+        if any(not isinstance(d, int) for d in dims):
+            raise AtcError(f"E10001: input [{info.name}] has dynamic dims {dims} in the ONNX model; "
+                           f"fix them with --input_shape=\"{info.name}:1,...\".")
+        if -1 in dims and not kind:
+            raise AtcError(f"E10001: input [{info.name}] has -1 dims {dims} but neither --dynamic_batch_size "
+                           f"nor --dynamic_image_size is given.")
+        acl_type = 1 if info.name in fp16 else onnx_type
+        if info.name in fp16 and onnx_type != 0:
+            raise AtcError(f"E10001: --input_fp16_nodes needs a float32 input; [{info.name}] is "
+                           f"{dtypes.type_name(onnx_type)}.")
+        fmt = dtypes.FORMAT_BY_NAME[fmt_name] if len(dims) == 4 else 2
+        entries.append({"name": info.name, "onnx_name": info.name, "dims": dims, "data_type": acl_type,
+                        "onnx_type": onnx_type, "format": fmt})
+    _check_dynamic_positions(entries, kind, fmt_name)
+    return entries
+
+
+def _dynamic_positions(entry: Dict[str, Any], kind: str, fmt_name: str) -> List[int]:
+    if kind == "batch":
+        return [0]
+    return [1, 2] if fmt_name == "NHWC" else [2, 3]
+
+
+def _check_dynamic_positions(entries: List[Dict[str, Any]], kind: Optional[str], fmt_name: str) -> None:
+    if not kind:
+        return
+    dynamic = [e for e in entries if -1 in e["dims"]]
+    if not dynamic:
+        flag = "--dynamic_batch_size" if kind == "batch" else "--dynamic_image_size"
+        raise AtcError(f"E10001: {flag} needs --input_shape with -1 where the dimension varies, "
+                       f"e.g. --input_shape=\"data:-1,3,224,224\".")
+    for e in dynamic:
+        where = [i for i, d in enumerate(e["dims"]) if d == -1]
+        if where != _dynamic_positions(e, kind, fmt_name):
+            raise AtcError(f"E10001: input [{e['name']}] dims {e['dims']}: with "
+                           f"{'dynamic batch only the N' if kind == 'batch' else 'dynamic image size only H and W'}"
+                           f" dimension may be -1.")
+
+
+def _gear_dims(entry: Dict[str, Any], kind: Optional[str], gear: List[int], fmt_name: str) -> List[int]:
+    dims = list(entry["dims"])
+    if kind and -1 in dims:
+        for pos, value in zip(_dynamic_positions(entry, kind, fmt_name), gear):
+            dims[pos] = value
+    return dims
+
+
+def _rewrite(model, inputs: List[Dict[str, Any]]) -> bytes:
+    """The ONNX graph with ATC's input shapes (-1 -> symbolic) and no stale shape annotations."""
+    import onnx
+    model = onnx.ModelProto.FromString(model.SerializeToString())
+    by_name = {e["onnx_name"]: e for e in inputs}
+    for info in model.graph.input:
+        entry = by_name.get(info.name)
+        if entry is None:
+            continue
+        shape = info.type.tensor_type.shape
+        del shape.dim[:]
+        for i, d in enumerate(entry["dims"]):
+            dim = shape.dim.add()
+            if d == -1:
+                dim.dim_param = f"dyn_{i}"
+            else:
+                dim.dim_value = d
+    del model.graph.value_info[:]
+    for out in model.graph.output:
+        out.type.tensor_type.ClearField("shape")
+    return model.SerializeToString()
+
+
+def _run_gear(session, inputs: List[Dict[str, Any]], gear_dims: List[List[int]]) -> List[List[int]]:
+    return [list(o.shape) for o in _run_values(session, inputs, gear_dims)]
+
+
+def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]]:
+    """Convert per ``flags``; return (path of the written .om, header)."""
+    _check_basic(flags)
+    kind, gears = _parse_gears(flags)
+    model = _load_onnx(flags["model"])
+    fmt_name = flags.get("input_format", "NCHW").upper()
+    inputs = _resolve_inputs(model, flags, kind)
+    onnx_bytes = _rewrite(model, inputs)
+    import onnxruntime as ort
+    try:
+        session = ort.InferenceSession(onnx_bytes, providers=["CPUExecutionProvider"])
+    except Exception as exc:
+        raise AtcError(f"E19010: the graph could not be compiled: {str(exc).splitlines()[0]}") from None
+    out_type = flags.get("output_type", "").upper()
+    if out_type and out_type not in dtypes.ATC_TYPES:
+        raise AtcError(f"E10001: Value [{out_type}] for parameter [--output_type] is invalid or per-node "
+                       f"(not supported by the simulator): use FP32, FP16, UINT8, INT8 or INT32.")
+    keys = [",".join(map(str, g)) for g in gears] or ["static"]
+    per_gear_inputs, per_gear_outputs = {}, {}
+    for key, gear in zip(keys, gears or [[]]):
+        dims = [_gear_dims(e, kind, gear, fmt_name) for e in inputs]
+        try:
+            per_gear_outputs[key] = _run_gear(session, inputs, dims)
+        except Exception as exc:
+            raise AtcError(f"E19010: the graph does not accept input shape(s) {dims}"
+                           f"{' (gear ' + key + ')' if gears else ''}: {str(exc).splitlines()[0]}") from None
+        per_gear_inputs[key] = dims
+    for i, e in enumerate(inputs):
+        e["gear_dims"] = {k: v[i] for k, v in per_gear_inputs.items()}
+        e["size"] = max(int(np.prod(d)) for d in e["gear_dims"].values()) * dtypes.itemsize(e["data_type"])
+    producers = {o: (n.name, i) for n in model.graph.node for i, o in enumerate(n.output)}
+    outputs = []
+    for i, info in enumerate(model.graph.output):
+        onnx_type = dtypes.ONNX_TO_ACL[info.type.tensor_type.elem_type]
+        gear_dims = {k: v[i] for k, v in per_gear_outputs.items()}
+        node, edge = producers.get(info.name, (info.name, 0))
+        acl_type = dtypes.ATC_TYPES[out_type] if out_type and onnx_type in (0, 1) else onnx_type
+        biggest = max(gear_dims.values(), key=lambda d: int(np.prod(d)))
+        outputs.append({"name": om.output_name(node, edge, info.name), "onnx_name": info.name,
+                        "dims": biggest, "gear_dims": gear_dims, "data_type": acl_type, "onnx_type": onnx_type,
+                        "format": inputs[0]["format"] if len(biggest) == 4 and inputs else 2,
+                        "size": int(np.prod(biggest)) * dtypes.itemsize(acl_type)})
+    if kind:
+        count = 1 if kind == "batch" else 2
+        inputs.append({"name": DYNAMIC_INPUT, "onnx_name": None, "dims": [count], "data_type": 9,
+                       "onnx_type": 9, "format": 2, "size": 8 * count, "gear_dims": {}})
+    header = {"soc_version": flags["soc_version"], "framework": 5,
+              "source_model": os.path.basename(flags["model"]), "atc_command": command,
+              "inputs": inputs, "outputs": outputs, "dynamic": {"kind": kind, "gears": gears},
+              "weight_size": sum(len(t.raw_data) or _tensor_bytes(t) for t in model.graph.initializer),
+              "work_size": _work_size(onnx_bytes, inputs, per_gear_inputs),
+              "recipe": _recipe_for(flags["model"])}
+    out_path = flags["output"] if flags["output"].endswith(".om") else flags["output"] + ".om"
+    os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
+    tmp = out_path + ".tmp"
+    with open(tmp, "wb") as fh:
+        fh.write(om.dumps(header, onnx_bytes))
+    os.replace(tmp, out_path)
+    return out_path, header
+
+
+def _tensor_bytes(tensor) -> int:
+    from onnx import numpy_helper
+    return numpy_helper.to_array(tensor).nbytes
+
+
+def _work_size(onnx_bytes: bytes, inputs: List[Dict[str, Any]], per_gear: Dict[str, List[List[int]]]) -> int:
+    """Activation memory at the largest gear: every intermediate tensor's bytes, measured by one run.
+
+    An upper bound: the real ATC reuses activation memory, so its work size is smaller.
+    """
+    import onnx
+    import onnxruntime as ort
+    m = onnx.ModelProto.FromString(onnx_bytes)
+    n_outputs = len(m.graph.output)
+    known = {o.name for o in m.graph.output} | {i.name for i in m.graph.input}
+    for node in m.graph.node:
+        for name in node.output:
+            if name and name not in known:
+                m.graph.output.add().name = name
+                known.add(name)
+    biggest = max(per_gear.values(), key=lambda dims: sum(int(np.prod(d)) for d in dims))
+    try:
+        session = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+        values = _run_values(session, inputs, biggest)
+    except Exception:  # some graphs reject extra outputs; the size is informative only
+        return 0
+    total = sum(v.nbytes for v in values[n_outputs:])
+    return (total + 31) // 32 * 32
+
+
+def _run_values(session, inputs: List[Dict[str, Any]], gear_dims: List[List[int]]) -> list:
+    feeds = {e["onnx_name"]: np.zeros(d, dtypes.numpy_dtype(e["onnx_type"])) for e, d in zip(inputs, gear_dims)}
+    return session.run(None, feeds)
+
+
+def _recipe_for(model_path: str) -> Optional[Dict[str, Any]]:
+    sidecar = os.path.splitext(model_path)[0] + ".recipe.json"
+    if os.path.isfile(sidecar):
+        with open(sidecar, encoding="utf-8") as fh:
+            return json.load(fh)
+    return None
+
+
+def run(argv: Sequence[str], out=None, err=None) -> int:
+    """The ``atc`` command: print like ATC and return its exit code."""
+    import sys
+    out, err = out or sys.stdout, err or sys.stderr
+    print("ATC start working now, please wait for a moment.", file=out)
+    try:
+        flags = parse_flags(argv)
+        path, _ = build(flags, "atc " + " ".join(shlex.quote(a) for a in argv))
+    except AtcError as exc:
+        print(FAILED, file=err)
+        print(str(exc), file=err)
+        return 1
+    print("ATC run success, welcome to the next use.", file=out)
+    print(f"[acl-teach] wrote {path}", file=out)
+    return 0

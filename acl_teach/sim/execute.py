@@ -1,0 +1,221 @@
+"""Running a model: ``acl.mdl.execute`` / ``execute_async`` and the dynamic-gear setters.
+
+execute reads each input from the memory its data buffer points at, checks counts and sizes
+against the desc, runs the ONNX graph, and writes each output into its buffer — converting
+fp16 inputs and requested output types exactly where the NPU would. In ACL_HOST mode a buffer
+in host memory is refused (on a card the NPU cannot reach it); on a board it is allowed.
+
+UNCONFIRMED codes: 100017/100018 for input/output count or size mismatches, 507011 for memory
+the device cannot use and for failures of async runs (reported by synchronize_stream),
+145013 for a batch that is not a gear, 100019 for dynamic calls on a static model.
+"""
+from __future__ import annotations
+
+from typing import Any, Dict, List, Optional, Tuple
+
+import numpy as np
+
+from .. import dtypes
+from ..atc import DYNAMIC_INPUT
+from ._args import binding
+from .databuffer import DataBuffer, lookup_buffer
+from .dataset import lookup_dataset
+from .memory import DEVICE_BASE, Region, space
+from .model import LoadedModel, get_model, models
+from .runtime import is_board
+from .state import fail, require_init, state
+from .streams import enqueue, resolve_stream
+
+
+class ExecError(Exception):
+    """A reason execution cannot proceed, with its aclError code."""
+
+    def __init__(self, code: int, why: str) -> None:
+        super().__init__(why)
+        self.code, self.why = code, why
+
+
+def _buffers(loaded: LoadedModel, dataset: int, which: str) -> List[DataBuffer]:
+    """The live data buffers of a dataset, checked against the model's count."""
+    code = 100017 if which == "inputs" else 100018
+    ds = lookup_dataset(dataset)
+    if ds is None:
+        raise ExecError(100000, f"the {which[:-1]} dataset {state().describe_handle(dataset)} is not a live "
+                        f"aclmdlDataset.")
+    want = len(loaded.model.header[which])
+    if len(ds.buffers) != want:
+        hidden = " (dynamic models need one more input buffer, for ascend_mbatch_shape_data)" \
+            if which == "inputs" and loaded.model.dynamic["kind"] else ""
+        raise ExecError(code, f"the {which[:-1]} dataset has {len(ds.buffers)} buffer(s); the model has "
+                        f"{want} {which}{hidden}.")
+    out = []
+    for i, handle in enumerate(ds.buffers):
+        buf = lookup_buffer(handle)
+        if buf is None:
+            raise ExecError(100000, f"{which[:-1]} buffer #{i} ({handle:#x}) was destroyed "
+                            f"(acl.destroy_data_buffer) while still in the dataset.")
+        out.append(buf)
+    return out
+
+
+def _memory(buf: DataBuffer, need: int, what: str) -> Tuple[Region, int]:
+    """The device memory behind a data buffer, or ExecError where a real device would fault."""
+    if buf.addr == 0:
+        raise ExecError(100000, f"{what} points at 0 (NULL): create the data buffer with the pointer from "
+                        f"acl.rt.malloc (the simulator does not allocate outputs for (0, 0) buffers).")
+    region, offset, why = space().resolve(buf.addr, need)
+    if region is None:
+        raise ExecError(507011, f"{what}: {why}.")
+    if not is_board() and not (region.on_device and region.base >= DEVICE_BASE):
+        raise ExecError(507011, f"{what} is host memory ({region.kind}); in ACL_HOST run mode the NPU "
+                        f"can only read device memory. acl.rt.malloc a device buffer and acl.rt.memcpy "
+                        f"the data into it (ACL_MEMCPY_HOST_TO_DEVICE).")
+    return region, offset
+
+
+def _gear(loaded: LoadedModel, inputs: List[DataBuffer]) -> Optional[str]:
+    """The gear written into the ascend_mbatch_shape_data buffer (None for static models)."""
+    dyn = loaded.model.dynamic
+    if not dyn["kind"]:
+        return None
+    index = len(inputs) - 1
+    entry = loaded.model.inputs[index]
+    region, offset = _memory(inputs[index], entry["size"], "the ascend_mbatch_shape_data buffer")
+    values = region.view(offset, entry["size"]).view(np.int64).tolist()
+    key = ",".join(map(str, values))
+    if values not in dyn["gears"]:
+        setter = "set_dynamic_batch_size" if dyn["kind"] == "batch" else "set_dynamic_hw_size"
+        raise ExecError(507011, f"the ascend_mbatch_shape_data buffer holds {values}, not one of the model's "
+                        f"gears {dyn['gears']}: call acl.mdl.{setter} before execute.")
+    return key
+
+
+def _check_user_memory(loaded: LoadedModel) -> None:
+    for what, (ptr, _) in loaded.user_memory.items():
+        if space().find(ptr) is None:
+            raise ExecError(507011, f"the {what} memory given to load_*_with_mem was freed while the model is "
+                            f"loaded; free it only after acl.mdl.unload.")
+
+
+def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
+    """Execute now: read inputs, run the graph, write outputs (raises ExecError)."""
+    _check_user_memory(loaded)
+    inputs = _buffers(loaded, in_ds, "inputs")
+    outputs = _buffers(loaded, out_ds, "outputs")
+    gear = _gear(loaded, inputs)
+    feeds: Dict[str, Any] = {}
+    for i, (entry, buf) in enumerate(zip(loaded.model.inputs, inputs)):
+        if entry["name"] == DYNAMIC_INPUT:
+            continue
+        dims = entry["gear_dims"][gear or "static"]
+        dtype = dtypes.numpy_dtype(entry["data_type"])
+        need = int(np.prod(dims)) * dtype.itemsize
+        if buf.size < need:
+            raise ExecError(100017, f"input #{i} ({entry['name']}) needs {need} bytes "
+                            f"({' x '.join(map(str, dims))} x {dtype.itemsize}-byte "
+                            f"{dtypes.type_name(entry['data_type'])}), but its data buffer says {buf.size}.")
+        region, offset = _memory(buf, need, f"input #{i} ({entry['name']})")
+        array = region.view(offset, need).view(dtype).reshape(dims)
+        feeds[entry["onnx_name"]] = array.astype(dtypes.numpy_dtype(entry["onnx_type"]), copy=False)
+    results = loaded.session.run(None, feeds)
+    for i, (entry, buf, value) in enumerate(zip(loaded.model.outputs, outputs, results)):
+        data = np.ascontiguousarray(value, dtype=dtypes.numpy_dtype(entry["data_type"]))
+        if buf.size < data.nbytes:
+            raise ExecError(100018, f"output #{i} ({entry['name']}) produces {data.nbytes} bytes "
+                            f"({' x '.join(map(str, data.shape))} x {data.itemsize}-byte "
+                            f"{dtypes.type_name(entry['data_type'])}); its data buffer holds {buf.size}.")
+        region, offset = _memory(buf, data.nbytes, f"output #{i} ({entry['name']})")
+        np.copyto(region.view(offset, data.nbytes), data.reshape(-1).view(np.uint8))
+    loaded.current_gear = gear
+
+
+@binding("acl.mdl.execute", "Ikk")
+def execute(model_id, input_dataset, output_dataset):
+    """Synchronous inference: returns when the outputs are in their buffers."""
+    api = "acl.mdl.execute"
+    ret = require_init(api)
+    if ret:
+        return ret
+    loaded, ret = get_model(api, model_id)
+    if ret:
+        return ret
+    try:
+        run(loaded, input_dataset, output_dataset)
+    except ExecError as exc:
+        return fail(exc.code, api, exc.why)
+    return 0
+
+
+@binding("acl.mdl.execute_async", "Ikkk")
+def execute_async(model_id, input_dataset, output_dataset, stream):
+    """Queue inference on ``stream``; outputs are valid after acl.rt.synchronize_stream."""
+    api = "acl.mdl.execute_async"
+    ret = require_init(api)
+    if ret:
+        return ret
+    loaded, ret = get_model(api, model_id)
+    if ret:
+        return ret
+    handle, ret = resolve_stream(api, stream)
+    if ret:
+        return ret
+    try:
+        _buffers(loaded, input_dataset, "inputs")
+        _buffers(loaded, output_dataset, "outputs")
+    except ExecError as exc:
+        return fail(exc.code, api, exc.why)
+
+    def task():
+        if model_id not in models().loaded:
+            return 507011, f"model {model_id} was unloaded before the stream ran execute_async"
+        try:
+            run(loaded, input_dataset, output_dataset)
+        except ExecError as exc:
+            return 507011, f"execute_async of model {model_id}: {exc.why}"
+        return None
+
+    enqueue(handle, f"execute_async model {model_id}", task)
+    return 0
+
+
+def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[int], kind: str) -> int:
+    ret = require_init(api)
+    if ret:
+        return ret
+    loaded, ret = get_model(api, model_id)
+    if ret:
+        return ret
+    dyn = loaded.model.dynamic
+    if dyn["kind"] != kind:
+        return fail(100019, api, f"model {model_id} was not converted with "
+                    f"{'--dynamic_batch_size' if kind == 'batch' else '--dynamic_image_size'}.")
+    names = [e["name"] for e in loaded.model.inputs]
+    if index >= len(names) or names[index] != DYNAMIC_INPUT:
+        return fail(100000, api, f"index {index} is not the {DYNAMIC_INPUT} input (it is input "
+                    f"#{names.index(DYNAMIC_INPUT)}; acl.mdl.get_input_index_by_name finds it).")
+    if values not in dyn["gears"]:
+        return fail(145013, api, f"{values} is not a gear of the model; gears: {dyn['gears']}.")
+    ds = lookup_dataset(dataset)
+    if ds is None or index >= len(ds.buffers) or lookup_buffer(ds.buffers[index]) is None:
+        return fail(100000, api, f"the dataset has no live data buffer at index {index}; add one of "
+                    f"acl.mdl.get_input_size_by_index(desc, {index}) bytes first.")
+    entry = loaded.model.inputs[index]
+    try:
+        region, offset = _memory(lookup_buffer(ds.buffers[index]), entry["size"], f"the {DYNAMIC_INPUT} buffer")
+    except ExecError as exc:
+        return fail(100000, api, exc.why)
+    np.copyto(region.view(offset, entry["size"]), np.array(values, np.int64).view(np.uint8))
+    loaded.current_gear = ",".join(map(str, values))
+    return 0
+
+
+@binding("acl.mdl.set_dynamic_batch_size", "IkkK")
+def set_dynamic_batch_size(model_id, dataset, index, batch_size):
+    """Choose the batch gear for the next execute (written into the ascend_mbatch_shape_data buffer)."""
+    return _set_gear("acl.mdl.set_dynamic_batch_size", model_id, dataset, index, [batch_size], "batch")
+
+
+@binding("acl.mdl.set_dynamic_hw_size", "IkkKK")
+def set_dynamic_hw_size(model_id, dataset, index, height, width):
+    """Choose the height/width gear for the next execute."""
+    return _set_gear("acl.mdl.set_dynamic_hw_size", model_id, dataset, index, [height, width], "hw")

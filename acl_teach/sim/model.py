@@ -1,0 +1,240 @@
+"""Loading offline models: ``acl.mdl.load_from_file`` / ``load_from_mem`` (+ ``_with_mem``), ``query_size``, ``unload``.
+
+A loaded model owns one ONNX Runtime session (created at load, reused by every execute) and
+its device memory (weights + work space), charged to the device like a real load. Model ids
+start at 1, as the C++ sample's "modelId is 1" shows.
+
+UNCONFIRMED choices: an unknown model id returns 145003 ACL_ERROR_GE_EXEC_MODEL_ID_INVALID;
+user-provided work/weight memory that is too small or not device memory returns 100000.
+"""
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any, Dict, Optional, Tuple
+
+from .. import om
+from ._args import binding
+from .memory import DEVICE_BASE, Region, space
+from .runtime import current_context, current_device_id, is_board
+from .state import fail, require_init, state
+
+BAD_MODEL_ID = 145003
+
+
+@dataclass
+class LoadedModel:
+    """A model in device memory, ready to execute."""
+
+    model_id: int
+    model: om.OfflineModel
+    session: Any
+    context: int
+    source: str
+    memory: Optional[Region] = None
+    user_memory: Dict[str, Tuple[int, int]] = field(default_factory=dict)
+    current_gear: Optional[str] = None
+
+
+class Models:
+    """Loaded models of one simulated process."""
+
+    def __init__(self) -> None:
+        self.loaded: Dict[int, LoadedModel] = {}
+        self.ids = itertools.count(1)
+
+    def on_device_reset(self, device_id: int, by: str) -> None:
+        """reset_device reclaims models loaded on that device."""
+        for mid in list(self.loaded):
+            _release(mid, by)
+
+
+def models() -> Models:
+    """The model registry of the current simulated process."""
+    subs = state().subsystems
+    if "models" not in subs:
+        subs["models"] = Models()
+    return subs["models"]
+
+
+def get_model(api: str, model_id: int) -> Tuple[Optional[LoadedModel], int]:
+    """(model, 0) or (None, 145003) for an id that is not loaded."""
+    found = models().loaded.get(model_id)
+    if found is not None:
+        return found, 0
+    return None, fail(BAD_MODEL_ID, api, f"model id {model_id} is not a loaded model (never loaded, or "
+                      f"already unloaded).")
+
+
+def new_session(onnx_bytes: bytes):
+    """An ONNX Runtime session for a model's graph (the simulator's 'device code')."""
+    import onnxruntime as ort
+    opts = ort.SessionOptions()
+    opts.log_severity_level = 3
+    return ort.InferenceSession(onnx_bytes, opts, providers=["CPUExecutionProvider"])
+
+
+def _read_host(api: str, ptr: int, size: int) -> Tuple[Optional[bytes], int]:
+    """Model bytes from host memory (load_from_mem), or (None, code)."""
+    if ptr == 0 or size == 0:
+        return None, fail(100000, api, "model pointer or size is 0.")
+    region, offset, why = space().resolve(ptr, size)
+    if region is None:
+        return None, fail(100000, api, why + ".")
+    if region.on_device and not is_board():
+        return None, fail(100000, api, "the model data must be in host memory (read the .om file into a bytes "
+                          "object and use acl.util.bytes_to_ptr).")
+    return region.view(offset, size).tobytes(), 0
+
+
+def _parse(api: str, data_or_path: Any, from_file: bool) -> Tuple[Optional[om.OfflineModel], int]:
+    try:
+        return (om.read(data_or_path) if from_file else om.loads(data_or_path, "the model data")), 0
+    except om.OmError as exc:
+        return None, fail(exc.code, api, str(exc))
+
+
+def _check_user_memory(api: str, ptr: int, size: int, need: int, what: str) -> int:
+    if ptr == 0:
+        return 0
+    if size < need:
+        return fail(100000, api, f"{what} size {size} is smaller than acl.mdl.query_size's {need}.")
+    region, _, why = space().resolve(ptr, size)
+    if region is None or not (region.on_device and region.base >= DEVICE_BASE):
+        return fail(100000, api, f"{what} memory must be a live device allocation of {need} bytes: "
+                    f"{why or 'it is not device memory'}.")
+    return 0
+
+
+def _load(api: str, model: om.OfflineModel, source: str, work: Tuple[int, int] = (0, 0),
+          weight: Tuple[int, int] = (0, 0)) -> Tuple[int, int]:
+    """Common tail of the four load calls: memory, session, id, ledger."""
+    ctx, ret = current_context(api)
+    if ret:
+        return 0, ret
+    header = model.header
+    ret = _check_user_memory(api, work[0], work[1], header["work_size"], "work") or \
+        _check_user_memory(api, weight[0], weight[1], header["weight_size"], "weight")
+    if ret:
+        return 0, ret
+    system_bytes = (0 if work[0] else header["work_size"]) + (0 if weight[0] else header["weight_size"])
+    region = None
+    if system_bytes:
+        region = space().allocate(system_bytes, True, "model", current_device_id() or 0)
+        if region is None:
+            return 0, fail(207001, api, f"the model needs {system_bytes} bytes of device memory for weights "
+                           f"and work space; not enough is free.")
+    try:
+        session = new_session(model.onnx_bytes)
+    except Exception as exc:  # the graph passed ATC, so this is an internal failure
+        if region is not None:
+            space().release(region, api)
+        return 0, fail(545001, api, f"the graph could not be loaded: {str(exc).splitlines()[0]}")
+    model_id = next(models().ids)
+    user = {k: v for k, v in (("work", work), ("weight", weight)) if v[0]}
+    models().loaded[model_id] = LoadedModel(model_id, model, session, ctx, source, region, user)
+    n_in, n_out = len(model.inputs), len(model.outputs)
+    state().ledger.add("model", model_id, f"id {model_id}: {source} ({n_in} in, {n_out} out)",
+                       key=("model", model_id))
+    return model_id, 0
+
+
+def _release(model_id: int, by: str) -> None:
+    loaded = models().loaded.pop(model_id)
+    if loaded.memory is not None and loaded.memory.base in space().allocs:
+        space().release(loaded.memory, by)
+    state().ledger.release(("model", model_id), by)
+
+
+@binding("acl.mdl.load_from_file", "s")
+def load_from_file(model_path):
+    """(model_id, ret): load an offline model; the system manages its memory."""
+    api = "acl.mdl.load_from_file"
+    ret = require_init(api)
+    if ret:
+        return 0, ret
+    model, ret = _parse(api, model_path, True)
+    return (0, ret) if ret else _load(api, model, model_path)
+
+
+@binding("acl.mdl.load_from_mem", "kk")
+def load_from_mem(model_ptr, model_size):
+    """(model_id, ret): load an offline model from host memory (bytes_to_ptr of the file's bytes)."""
+    api = "acl.mdl.load_from_mem"
+    ret = require_init(api)
+    if ret:
+        return 0, ret
+    data, ret = _read_host(api, model_ptr, model_size)
+    if ret:
+        return 0, ret
+    model, ret = _parse(api, data, False)
+    return (0, ret) if ret else _load(api, model, "<memory>")
+
+
+@binding("acl.mdl.load_from_file_with_mem", "skkkk")
+def load_from_file_with_mem(model_path, work_ptr, work_size, weight_ptr, weight_size):
+    """(model_id, ret): load using your own device memory for work/weights (0 = let the system manage)."""
+    api = "acl.mdl.load_from_file_with_mem"
+    ret = require_init(api)
+    if ret:
+        return 0, ret
+    model, ret = _parse(api, model_path, True)
+    if ret:
+        return 0, ret
+    return _load(api, model, model_path, (work_ptr, work_size), (weight_ptr, weight_size))
+
+
+@binding("acl.mdl.load_from_mem_with_mem", "kkkkkk")
+def load_from_mem_with_mem(model_ptr, model_size, work_ptr, work_size, weight_ptr, weight_size):
+    """(model_id, ret): load_from_mem with user-managed work/weight device memory."""
+    api = "acl.mdl.load_from_mem_with_mem"
+    ret = require_init(api)
+    if ret:
+        return 0, ret
+    data, ret = _read_host(api, model_ptr, model_size)
+    if ret:
+        return 0, ret
+    model, ret = _parse(api, data, False)
+    if ret:
+        return 0, ret
+    return _load(api, model, "<memory>", (work_ptr, work_size), (weight_ptr, weight_size))
+
+
+@binding("acl.mdl.query_size", "s")
+def query_size(model_path):
+    """(work_size, weight_size, ret): device memory a model needs, for the *_with_mem loads."""
+    api = "acl.mdl.query_size"
+    ret = require_init(api)
+    if ret:
+        return 0, 0, ret
+    model, ret = _parse(api, model_path, True)
+    return (0, 0, ret) if ret else (model.header["work_size"], model.header["weight_size"], 0)
+
+
+@binding("acl.mdl.query_size_from_mem", "kk")
+def query_size_from_mem(model_ptr, model_size):
+    """(work_size, weight_size, ret) for a model held in host memory."""
+    api = "acl.mdl.query_size_from_mem"
+    ret = require_init(api)
+    if ret:
+        return 0, 0, ret
+    data, ret = _read_host(api, model_ptr, model_size)
+    if ret:
+        return 0, 0, ret
+    model, ret = _parse(api, data, False)
+    return (0, 0, ret) if ret else (model.header["work_size"], model.header["weight_size"], 0)
+
+
+@binding("acl.mdl.unload", "I")
+def unload(model_id):
+    """Unload a model and free the memory the system gave it."""
+    api = "acl.mdl.unload"
+    ret = require_init(api)
+    if ret:
+        return ret
+    _, ret = get_model(api, model_id)
+    if ret:
+        return ret
+    with state().lock:
+        _release(model_id, api)
+    return 0
