@@ -42,12 +42,6 @@ def cmd_demo(opts: argparse.Namespace) -> int:
     return run_sim([os.path.join(EXAMPLES, "memory_roundtrip.py")])
 
 
-def cmd_atc(opts: argparse.Namespace) -> int:
-    """The ATC emulator: ONNX -> simulator .om, with real ATC flags."""
-    from . import atc
-    return atc.run(opts.flags)
-
-
 def build_parser() -> argparse.ArgumentParser:
     """All sub-commands."""
     parser = argparse.ArgumentParser(prog="acl-teach", description="Learn pyACL inference step by step.")
@@ -56,10 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("explain", help="explain aclError codes, e.g. acl-teach explain 507033")
     p.add_argument("codes", nargs="+")
     p.set_defaults(func=cmd_explain)
-    p = sub.add_parser("atc", help="convert an ONNX model to a simulator .om with ATC's flags",
-                       add_help=False)
-    p.add_argument("flags", nargs=argparse.REMAINDER)
-    p.set_defaults(func=cmd_atc)
+    sub.add_parser("atc", help="convert an ONNX model to a simulator .om with ATC's flags (--model=… …)")
     p = sub.add_parser("demo", help="run the main demo on the simulator")
     p.set_defaults(func=cmd_demo)
     return parser
@@ -67,6 +58,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Optional[List[str]] = None) -> int:
     """Entry point of the console script."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    rest = argv[1:] if argv[:1] == ["--debug"] else argv
+    if rest[:1] == ["atc"]:  # ATC's own flag syntax: hand the words over untouched
+        from . import atc
+        return atc.run(rest[1:])
     parser = build_parser()
     opts = parser.parse_args(argv)
     if not getattr(opts, "func", None):

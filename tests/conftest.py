@@ -25,3 +25,63 @@ def ready(acl):
     assert acl.init() == 0
     assert acl.rt.set_device(0) == 0
     return acl
+
+
+def make_onnx(path, dynamic=None):
+    """A 2-input/2-output model: sum = a + b, scaled = 2 * a (float32, [1,4] unless dynamic)."""
+    import onnx
+    from onnx import TensorProto, helper
+    if dynamic == "batch":
+        shape = ["N", 4]
+    elif dynamic == "hw":
+        shape = [1, 1, "H", "W"]
+    else:
+        shape = [1, 4]
+    a = helper.make_tensor_value_info("a", TensorProto.FLOAT, shape)
+    b = helper.make_tensor_value_info("b", TensorProto.FLOAT, shape)
+    s = helper.make_tensor_value_info("sum", TensorProto.FLOAT, shape)
+    t = helper.make_tensor_value_info("scaled", TensorProto.FLOAT, shape)
+    two = helper.make_tensor("two", TensorProto.FLOAT, [], [2.0])
+    nodes = [helper.make_node("Add", ["a", "b"], ["sum"], name="add0"),
+             helper.make_node("Mul", ["a", "two"], ["scaled"], name="mul0")]
+    graph = helper.make_graph(nodes, "tiny", [a, b], [s, t], initializer=[two])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    onnx.save(model, str(path))
+    return str(path)
+
+
+def build(onnx_path, out, *flags):
+    """Run the ATC emulator; return the .om path."""
+    from acl_teach import atc
+    argv = [f"--model={onnx_path}", "--framework=5", f"--output={out}", "--soc_version=Ascend310", *flags]
+    path, _ = atc.build(atc.parse_flags(argv))
+    return path
+
+
+@pytest.fixture(scope="session")
+def tiny_models(tmp_path_factory):
+    """Static, dynamic-batch and dynamic-HW versions of the tiny 2-in/2-out model."""
+    d = tmp_path_factory.mktemp("models")
+    static = build(make_onnx(d / "tiny.onnx"), d / "tiny")
+    batch = build(make_onnx(d / "tiny_b.onnx", "batch"), d / "tiny_b", "--input_shape=a:-1,4;b:-1,4",
+                  "--dynamic_batch_size=1,2,4")
+    hw = build(make_onnx(d / "tiny_hw.onnx", "hw"), d / "tiny_hw", "--input_shape=a:1,1,-1,-1;b:1,1,-1,-1",
+               "--dynamic_image_size=2,3;4,5", "--input_format=NCHW")
+    return {"static": static, "batch": batch, "hw": hw, "dir": d}
+
+
+@pytest.fixture(scope="session")
+def default_om(tmp_path_factory):
+    """The embedded default OM, built into a private cache."""
+    cache = tmp_path_factory.mktemp("cache")
+    old = os.environ.get("ACL_TEACH_CACHE")
+    os.environ["ACL_TEACH_CACHE"] = str(cache)
+    try:
+        from acl_teach import models
+        yield models.default_om()
+    finally:
+        if old is None:
+            os.environ.pop("ACL_TEACH_CACHE", None)
+        else:
+            os.environ["ACL_TEACH_CACHE"] = old
