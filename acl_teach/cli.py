@@ -42,6 +42,17 @@ def cmd_demo(opts: argparse.Namespace) -> int:
     return run_sim([os.path.join(EXAMPLES, "memory_roundtrip.py")])
 
 
+def cmd_fetch(opts: argparse.Namespace) -> int:
+    """Download an optional model (the only command that uses the network)."""
+    from .fetch import FetchError, fetch_resnet50
+    try:
+        path = fetch_resnet50(opts.url, force=opts.force)
+    except FetchError as exc:
+        raise UserError(str(exc)) from None
+    print(f"ResNet-50 ready: {path} (used instead of the embedded default from now on)")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """All sub-commands."""
     parser = argparse.ArgumentParser(prog="acl-teach", description="Learn pyACL inference step by step.")
@@ -51,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("codes", nargs="+")
     p.set_defaults(func=cmd_explain)
     sub.add_parser("atc", help="convert an ONNX model to a simulator .om with ATC's flags (--model=… …)")
+    p = sub.add_parser("fetch", help="download an optional model: acl-teach fetch resnet50")
+    p.add_argument("name", choices=["resnet50"])
+    p.add_argument("--url", default=None, help="download from this URL (a mirror)")
+    p.add_argument("--force", action="store_true", help="download again even if cached")
+    p.set_defaults(func=cmd_fetch)
     p = sub.add_parser("demo", help="run the main demo on the simulator")
     p.set_defaults(func=cmd_demo)
     return parser
