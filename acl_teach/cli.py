@@ -37,9 +37,58 @@ def cmd_explain(opts: argparse.Namespace) -> int:
 
 
 def cmd_demo(opts: argparse.Namespace) -> int:
-    """Run the shipped pyACL memory round-trip script on the simulator."""
-    from .sim.__main__ import main as run_sim
-    return run_sim([os.path.join(EXAMPLES, "memory_roundtrip.py")])
+    """The main job: classify the shipped photos with the embedded default on the simulator."""
+    from . import assets
+    opts.paths = [os.path.join(assets.data_dir(), "images")]
+    opts.model, opts.backend, opts.use_async, opts.top, opts.trace, opts.json = None, "sim", False, 5, False, False
+    return cmd_classify(opts)
+
+
+def cmd_classify(opts: argparse.Namespace) -> int:
+    """The full flow on every image."""
+    from . import classify
+    from .errors import AclError
+    try:
+        return classify.run(opts.paths, opts.model, opts.backend, opts.use_async, opts.top, opts.trace, opts.json)
+    except AclError as exc:
+        raise UserError(exc.message().replace("\n", " |")) from None
+    except (FileNotFoundError, ValueError, RuntimeError) as exc:
+        raise UserError(str(exc)) from None
+
+
+def cmd_desc(opts: argparse.Namespace) -> int:
+    """Print every acl.mdl.get_* value of a model."""
+    from . import model, resources
+    from .errors import AclError
+    if not os.path.isfile(opts.model):
+        raise UserError(f"model {opts.model!r} does not exist")
+    try:
+        resources.init()
+        res = resources.request_resources(0, stream=False)
+        m = model.load_model(opts.model)
+        d = model.query_desc(m)
+    except AclError as exc:
+        raise UserError(exc.message().replace("\n", " |")) from None
+    print(f"model {opts.model} (model_id {m.model_id})")
+    print(d.table())
+    for t in d.inputs + d.outputs:
+        print(f"  {t.name}: {t.size_arithmetic}")
+    model.unload_model(m, d)
+    resources.release_resources(res)
+    resources.finalize()
+    return 0
+
+
+def cmd_lab(opts: argparse.Namespace) -> int:
+    """Start JupyterLab on the notebooks."""
+    import shutil
+    import subprocess
+    from . import assets
+    exe = shutil.which("jupyter")
+    if exe is None:
+        raise UserError("JupyterLab is not installed: pip install jupyterlab (make test installs it into .venv)")
+    folder = os.path.join(os.path.dirname(assets.data_dir()), "notebooks")
+    return subprocess.call([exe, "lab", f"--notebook-dir={folder}"])
 
 
 def cmd_fetch(opts: argparse.Namespace) -> int:
@@ -67,8 +116,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--url", default=None, help="download from this URL (a mirror)")
     p.add_argument("--force", action="store_true", help="download again even if cached")
     p.set_defaults(func=cmd_fetch)
-    p = sub.add_parser("demo", help="run the main demo on the simulator")
+    p = sub.add_parser("demo", help="classify the shipped photos with the embedded default model (simulator)")
     p.set_defaults(func=cmd_demo)
+    p = sub.add_parser("classify", help="classify images: the whole pyACL flow")
+    p.add_argument("paths", nargs="+", metavar="IMAGE_OR_DIR")
+    p.add_argument("--model", default=None, help="an .om file (default: ResNet-50 if fetched, else the embedded one)")
+    p.add_argument("--backend", choices=("sim", "npu", "auto"), default=None)
+    p.add_argument("--async", dest="use_async", action="store_true", help="execute_async + synchronize_stream")
+    p.add_argument("--top", type=int, default=5, metavar="K")
+    p.add_argument("--trace", action="store_true", help="print the pyACL calls")
+    p.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    p.set_defaults(func=cmd_classify)
+    p = sub.add_parser("desc", help="print a model's desc (every acl.mdl.get_* value)")
+    p.add_argument("model")
+    p.set_defaults(func=cmd_desc)
+    p = sub.add_parser("lab", help="start JupyterLab on notebooks/")
+    p.set_defaults(func=cmd_lab)
     return parser
 
 

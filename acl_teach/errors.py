@@ -305,3 +305,24 @@ def name_of(code: int) -> str:
     """The symbolic name of a code, or 'UNKNOWN_<code>'."""
     entry = _TABLE.get(code)
     return entry[0] if entry else f"UNKNOWN_{code}"
+
+
+class AclError(Exception):
+    """A pyACL call returned a non-zero aclError: which call, the code, and what to do, in EN and 中文."""
+
+    def __init__(self, api: str, code: int, detail: Optional[str] = None) -> None:
+        self.api, self.code, self.detail = api, code, detail
+        self.info = explain(code)
+        self.name = self.info.name if self.info else name_of(code)
+        super().__init__(self.message())
+
+    def message(self) -> str:
+        """One readable block: call, code, meaning, fix (English and Chinese)."""
+        text = f"{self.api} returned {self.code} ({self.name})"
+        if self.info:
+            text += f": {self.info.en} / {self.info.zh}"
+        if self.detail:
+            text += f"\n  what happened: {self.detail}"
+        if self.info:
+            text += f"\n  fix: {self.info.fix}\n  解决: {self.info.fix_zh}"
+        return text

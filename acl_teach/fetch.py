@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 from typing import Callable, Optional, TextIO
 
-from . import models
+from . import assets as models
 
 RESNET50_URL = "https://obs-9be7.obs.cn-east-2.myhuaweicloud.com/003_Atc_Models/resnet50/resnet50.onnx"
 RESNET50_INPUT = "actual_input_1"

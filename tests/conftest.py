@@ -78,7 +78,7 @@ def default_om(tmp_path_factory):
     old = os.environ.get("ACL_TEACH_CACHE")
     os.environ["ACL_TEACH_CACHE"] = str(cache)
     try:
-        from acl_teach import models
+        from acl_teach import assets as models
         yield models.default_om()
     finally:
         if old is None:

@@ -73,7 +73,7 @@ def test_fetch_downloads_checks_and_builds_the_om(server, tmp_path):
     header = om.read(path).header
     assert header["inputs"][0]["name"] == "actual_input_1" and header["inputs"][0]["size"] == 602112
     assert header["outputs"][0]["size"] == 4000 and header["recipe"]["output"] == "logits"
-    from acl_teach import models
+    from acl_teach import assets as models
     assert models.best_om() == path
     # cached: no second download
     n = len(RangeHandler.requests)

@@ -1,4 +1,4 @@
-"""The models that ship with acl-teach, and the OM cache: build each OM with the ATC emulator once.
+"""The models, photos and labels that ship with acl-teach, and the OM cache (each OM built once by the ATC emulator).
 
 The embedded default is EfficientNet-Lite0 (ImageNet-1k), converted the way the official
 ResNet-50 sample converts its model, so its OM has the same I/O contract: input fp16 NCHW

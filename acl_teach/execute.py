@@ -1,0 +1,103 @@
+"""Step 7: ``execute`` (synchronous), ``execute_async`` + ``synchronize`` (stream order),
+``set_batch`` (choose a dynamic-batch gear), and ``run_callbacks`` (the callback-thread pattern).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, List, Optional
+
+from .dataset import Dataset
+from .model import Desc, Model
+from .resources import Resources
+from .step import Step
+
+DYNAMIC_INPUT = "ascend_mbatch_shape_data"
+
+
+@dataclass(repr=False)
+class Run(Step):
+    """One execute (or queued execute_async) and how long it took (not shown, so outputs stay stable)."""
+
+    model_id: int = 0
+    mode: str = "sync"
+    elapsed_ms: float = field(default=0.0, repr=False)
+
+
+def execute(model: Model, inputs: Dataset, outputs: Dataset) -> Run:
+    """acl.mdl.execute: returns when the outputs are in their device buffers."""
+    rec = Run(model_id=model.model_id)
+    t0 = time.perf_counter()
+    rec.check("acl.mdl.execute", model.model_id, inputs.dataset, outputs.dataset)
+    rec.elapsed_ms = 1000 * (time.perf_counter() - t0)
+    return rec
+
+
+def execute_async(model: Model, inputs: Dataset, outputs: Dataset, resources: Resources) -> Run:
+    """acl.mdl.execute_async on the resources' stream: queued, not done — call synchronize()."""
+    if not resources.stream:
+        raise ValueError("execute_async needs a stream: request_resources(stream=True)")
+    rec = Run(model_id=model.model_id, mode="async")
+    rec.check("acl.mdl.execute_async", model.model_id, inputs.dataset, outputs.dataset, resources.stream)
+    return rec
+
+
+def synchronize(resources: Resources) -> Run:
+    """acl.rt.synchronize_stream: wait until everything queued on the stream has run."""
+    rec = Run(mode="synchronize")
+    t0 = time.perf_counter()
+    rec.check("acl.rt.synchronize_stream", resources.stream)
+    rec.elapsed_ms = 1000 * (time.perf_counter() - t0)
+    return rec
+
+
+def set_batch(model: Model, desc: Desc, inputs: Dataset, batch: int) -> Run:
+    """Choose a gear of a dynamic-batch model (writes the hidden ascend_mbatch_shape_data input)."""
+    rec = Run(model_id=model.model_id, mode=f"batch {batch}")
+    if not desc.dynamic_batch:
+        raise ValueError("this model has no dynamic batch gears (convert with --dynamic_batch_size)")
+    if batch not in desc.dynamic_batch:
+        raise ValueError(f"batch {batch} is not a gear of the model; gears: {desc.dynamic_batch}")
+    index, _ = rec.check("acl.mdl.get_input_index_by_name", desc.model_desc, DYNAMIC_INPUT)
+    rec.check("acl.mdl.set_dynamic_batch_size", model.model_id, inputs.dataset, index, batch)
+    return rec
+
+
+@dataclass(repr=False)
+class Callbacks(Step):
+    """The callback thread's life: started, subscribed, what ran, stopped."""
+
+    thread_id: int = 0
+    delivered: List[Any] = field(default_factory=list)
+
+
+def run_callbacks(resources: Resources, work: Callable[[Callable[[Any], None]], None],
+                  timeout_ms: int = 50) -> Callbacks:
+    """start_thread(process_report loop) -> subscribe_report -> work(launch) -> synchronize -> unsubscribe -> stop.
+
+    ``work`` receives ``launch(user_data)``, which queues a blocking callback on the stream;
+    each delivered ``user_data`` lands in ``.delivered`` in stream order.
+    """
+    rec = Callbacks()
+    state = {"stop": False}
+
+    def loop(args):
+        rec.call("acl.rt.set_context", args[0])
+        while not state["stop"]:
+            rec.call("acl.rt.process_report", args[1])
+
+    rec.thread_id, _ = rec.check("acl.util.start_thread", loop, [resources.context, timeout_ms])
+    try:
+        rec.check("acl.rt.subscribe_report", rec.thread_id, resources.stream)
+        try:
+            work(lambda user_data: rec.check("acl.rt.launch_callback", rec.delivered.append, user_data, 1,
+                                             resources.stream))
+            rec.check("acl.rt.synchronize_stream", resources.stream)
+        finally:
+            rec.call("acl.rt.unsubscribe_report", rec.thread_id, resources.stream)
+    finally:
+        state["stop"] = True
+        rec.call("acl.util.stop_thread", rec.thread_id)
+    rec.calls[:] = [c for c in rec.calls if c.api != "acl.rt.process_report"] + \
+        [c for c in rec.calls if c.api == "acl.rt.process_report"][:1]
+    return rec

@@ -1,0 +1,196 @@
+"""Steps 3-4: ``load_model`` (four ways), ``query_desc`` (every acl.mdl.get_* value), ``unload_model``."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+import numpy as np
+
+from . import assets, dtypes
+from .step import Step
+
+HOW = ("file", "mem", "file_with_mem", "mem_with_mem")
+
+
+@dataclass(repr=False)
+class Model(Step):
+    """A loaded model: its id, where it came from, and any memory you manage for it."""
+
+    model_id: int = 0
+    path: str = ""
+    how: str = "file"
+    work_size: int = 0
+    weight_size: int = 0
+    work_ptr: int = 0
+    weight_ptr: int = 0
+    unloaded: bool = False
+
+
+@dataclass
+class TensorInfo:
+    """One input or output as the desc describes it."""
+
+    index: int
+    name: str
+    dims: List[int]
+    data_type: int
+    format: int
+    size: int
+
+    @property
+    def type_name(self) -> str:
+        return dtypes.type_name(self.data_type)
+
+    @property
+    def numpy_dtype(self) -> np.dtype:
+        return dtypes.numpy_dtype(self.data_type)
+
+    @property
+    def size_arithmetic(self) -> str:
+        """How the size follows from dims and type, e.g. '1 x 3 x 224 x 224 x 2 bytes (ACL_FLOAT16) = 301056'."""
+        dims = [d for d in self.dims]
+        try:
+            item = dtypes.itemsize(self.data_type)
+        except KeyError:
+            return f"{self.size} bytes"
+        shown = " x ".join(str(d) for d in dims)
+        note = " (largest gear)" if -1 in dims else ""
+        return f"{shown} x {item} bytes ({self.type_name}) = {self.size}{note}"
+
+    def row(self) -> str:
+        return (f"#{self.index} {self.name:<28} dims {str(self.dims):<18} {self.type_name:<12} "
+                f"{dtypes.format_name(self.format):<16} {self.size:>9} bytes")
+
+
+@dataclass(repr=False)
+class Desc(Step):
+    """What the model expects: inputs, outputs, dynamic gears."""
+
+    model_desc: int = 0
+    model_id: int = 0
+    inputs: List[TensorInfo] = field(default_factory=list)
+    outputs: List[TensorInfo] = field(default_factory=list)
+    dynamic_batch: List[int] = field(default_factory=list)
+    dynamic_hw: List[List[int]] = field(default_factory=list)
+    destroyed: bool = False
+
+    def table(self) -> str:
+        """All inputs and outputs, one line each."""
+        lines = ["inputs:"] + ["  " + t.row() for t in self.inputs]
+        lines += ["outputs:"] + ["  " + t.row() for t in self.outputs]
+        if self.dynamic_batch:
+            lines.append(f"dynamic batch gears: {self.dynamic_batch}")
+        if self.dynamic_hw:
+            lines.append(f"dynamic image-size gears: {self.dynamic_hw}")
+        return "\n".join(lines)
+
+    def shown(self):
+        return [("model_id", self.model_id), ("inputs", [f"{t.name} {t.dims} {t.type_name}" for t in self.inputs]),
+                ("outputs", [f"{t.name} {t.dims} {t.type_name}" for t in self.outputs])] + \
+            ([("dynamic_batch", self.dynamic_batch)] if self.dynamic_batch else []) + \
+            ([("dynamic_hw", self.dynamic_hw)] if self.dynamic_hw else [])
+
+
+def _read_file(path: str) -> bytes:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except OSError as exc:
+        raise FileNotFoundError(f"cannot read model {path!r}: {exc.strerror or exc}. Build one with "
+                                f"`acl-teach atc` or pass the path of an .om file.") from None
+
+
+def load_model(path: Optional[str] = None, how: str = "file") -> Model:
+    """Load an offline model: 'file', 'mem', or with your own work/weight memory ('*_with_mem')."""
+    if how not in HOW:
+        raise ValueError(f"how must be one of {HOW}")
+    path = path or assets.best_om()
+    rec = Model(path=path, how=how)
+    data = _read_file(path) if how.startswith("mem") else b""
+    if how.endswith("with_mem"):
+        if how == "file_with_mem":
+            rec.work_size, rec.weight_size, _ = rec.check("acl.mdl.query_size", path)
+        else:
+            rec.work_size, rec.weight_size, _ = rec.check("acl.mdl.query_size_from_mem",
+                                                          rec.call("acl.util.bytes_to_ptr", data), len(data))
+        rec.work_ptr, _ = rec.check("acl.rt.malloc", rec.work_size, 0)
+        rec.weight_ptr, _ = rec.check("acl.rt.malloc", rec.weight_size, 0)
+    try:
+        if how == "file":
+            rec.model_id, _ = rec.check("acl.mdl.load_from_file", path)
+        elif how == "mem":
+            rec.model_id, _ = rec.check("acl.mdl.load_from_mem", rec.call("acl.util.bytes_to_ptr", data), len(data))
+        elif how == "file_with_mem":
+            rec.model_id, _ = rec.check("acl.mdl.load_from_file_with_mem", path, rec.work_ptr, rec.work_size,
+                                        rec.weight_ptr, rec.weight_size)
+        else:
+            rec.model_id, _ = rec.check("acl.mdl.load_from_mem_with_mem", rec.call("acl.util.bytes_to_ptr", data),
+                                        len(data), rec.work_ptr, rec.work_size, rec.weight_ptr, rec.weight_size)
+    except Exception:
+        _free_user_memory(rec)
+        raise
+    return rec
+
+
+def _free_user_memory(rec: Step, model: Optional[Model] = None) -> None:
+    model = model or rec
+    for attr in ("work_ptr", "weight_ptr"):
+        if getattr(model, attr):
+            rec.call("acl.rt.free", getattr(model, attr))
+            setattr(model, attr, 0)
+
+
+def _tensors(rec: Desc, which: str) -> List[TensorInfo]:
+    kind = "input" if which == "inputs" else "output"
+    count = rec.call(f"acl.mdl.get_num_{which}", rec.model_desc)
+    out = []
+    for i in range(count):
+        dims, _ = rec.check(f"acl.mdl.get_{kind}_dims", rec.model_desc, i)
+        out.append(TensorInfo(i, rec.call(f"acl.mdl.get_{kind}_name_by_index", rec.model_desc, i),
+                              list(dims["dims"]), rec.call(f"acl.mdl.get_{kind}_data_type", rec.model_desc, i),
+                              rec.call(f"acl.mdl.get_{kind}_format", rec.model_desc, i),
+                              rec.call(f"acl.mdl.get_{kind}_size_by_index", rec.model_desc, i)))
+    return out
+
+
+def query_desc(model: Model) -> Desc:
+    """create_desc + get_desc, then every input/output: name, dims, data type, format, size; gears."""
+    rec = Desc(model_id=model.model_id)
+    rec.model_desc = rec.call("acl.mdl.create_desc")
+    try:
+        rec.check("acl.mdl.get_desc", rec.model_desc, model.model_id)
+        rec.inputs = _tensors(rec, "inputs")
+        rec.outputs = _tensors(rec, "outputs")
+        batch, _ = rec.check("acl.mdl.get_dynamic_batch", rec.model_desc)
+        rec.dynamic_batch = list(batch.get("batch", []))
+        hw, _ = rec.check("acl.mdl.get_dynamic_hw", rec.model_desc, -1)
+        rec.dynamic_hw = [list(g) for g in hw.get("hw", [])]
+    except Exception:
+        rec.call("acl.mdl.destroy_desc", rec.model_desc)
+        raise
+    return rec
+
+
+def unload_model(model: Model, desc: Optional[Desc] = None) -> Step:
+    """unload -> destroy_desc -> free the work/weight memory you gave it (in that order)."""
+    from .resources import Release
+    rec = Release(what=f"model {model.model_id}")
+    if model.unloaded:
+        rec.released = False
+        rec.notes.append("this model was already unloaded; nothing to do.")
+    else:
+        rec.check("acl.mdl.unload", model.model_id)
+        model.unloaded = True
+    if desc is not None and not desc.destroyed:
+        rec.check("acl.mdl.destroy_desc", desc.model_desc)
+        desc.destroyed = True
+    _free_user_memory(rec, model)
+    return rec
+
+
+def describe(desc: Desc) -> Dict[str, Any]:
+    """The desc as plain data (for JSON and widgets)."""
+    as_dict = lambda t: {"index": t.index, "name": t.name, "dims": t.dims, "data_type": t.type_name,  # noqa
+                         "format": dtypes.format_name(t.format), "size": t.size}
+    return {"inputs": [as_dict(t) for t in desc.inputs], "outputs": [as_dict(t) for t in desc.outputs],
+            "dynamic_batch": desc.dynamic_batch, "dynamic_hw": desc.dynamic_hw}

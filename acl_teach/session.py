@@ -1,0 +1,155 @@
+"""``Session``: the whole flow composed from the steps, released in the documented order even on failure.
+
+    with acl_teach.Session() as s:          # init, resources, load, desc, datasets
+        print(s.classify("data/images/coffee.png").topk.sample_format())
+    # datasets -> unload + desc -> stream/context/device -> finalize
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from . import assets, backend, images, om, resources
+from .dataset import build_dataset, release_dataset
+from .execute import execute, execute_async, set_batch, synchronize
+from .model import load_model, query_desc, unload_model
+from .results import TopK, top_k
+from .step import Step
+from .transfer import copy_to_device, unpack_outputs
+
+
+@dataclass
+class Result:
+    """One classified image."""
+
+    image: str
+    topk: TopK
+    timings_ms: Dict[str, float] = field(default_factory=dict)
+
+
+def recipe_for(model_path: str) -> Dict[str, Any]:
+    """The model's preprocessing recipe: from a simulator OM header, a .recipe.json beside it, or the default."""
+    sidecar = os.path.splitext(model_path)[0] + ".recipe.json"
+    if os.path.isfile(sidecar):
+        with open(sidecar, encoding="utf-8") as fh:
+            return json.load(fh)
+    try:
+        header = om.read(model_path).header
+        if header.get("recipe"):
+            return header["recipe"]
+    except om.OmError:
+        pass
+    return images.EFFICIENTNET_LITE
+
+
+class Session:
+    """init -> resources -> load -> desc -> datasets; ``close()`` undoes them in order."""
+
+    def __init__(self, model: Optional[str] = None, device_id: int = 0, backend_name: Optional[str] = None,
+                 how: str = "file", labels: Optional[List[str]] = None) -> None:
+        self.model_path, self.device_id, self.how = model, device_id, how
+        self.backend_name = backend_name
+        self.labels = labels
+        self.steps: List[Step] = []
+        self.timings_ms: Dict[str, float] = {}
+        self.init = self.resources = self.model = self.desc = self.inputs = self.outputs = None
+
+    def _timed(self, stage: str, fn, *args, **kwargs):
+        t0 = time.perf_counter()
+        rec = fn(*args, **kwargs)
+        self.timings_ms[stage] = self.timings_ms.get(stage, 0.0) + 1000 * (time.perf_counter() - t0)
+        self.steps.append(rec)
+        return rec
+
+    def open(self) -> "Session":
+        """Run the set-up steps (releasing what was made if one fails)."""
+        if self.backend_name:
+            backend.use(self.backend_name)
+        self.model_path = self.model_path or assets.best_om()
+        if not os.path.isfile(self.model_path):
+            raise FileNotFoundError(f"model {self.model_path!r} does not exist")
+        self.recipe = recipe_for(self.model_path)
+        if self.labels is None:
+            self.labels = assets.labels()
+        try:
+            self.init = self._timed("init", resources.init)
+            self.resources = self._timed("init", resources.request_resources, self.device_id)
+            self.model = self._timed("load", load_model, self.model_path, self.how)
+            self.desc = self._timed("load", query_desc, self.model)
+            self.inputs = self._timed("load", build_dataset, self.desc, "input")
+            self.outputs = self._timed("load", build_dataset, self.desc, "output")
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __enter__(self) -> "Session":
+        return self.open()
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def input_dims(self, batch: int = 1) -> List[int]:
+        dims = list(self.desc.inputs[0].dims)
+        return [batch if d == -1 else d for d in dims]
+
+    def classify(self, image: Any, k: int = 5, use_async: bool = False) -> Result:
+        """Preprocess -> H2D -> execute -> D2H -> top-k, with per-stage timings."""
+        t: Dict[str, float] = {}
+        t0 = time.perf_counter()
+        first = self.desc.inputs[0]
+        tensor = images.preprocess(image, self.recipe, self.input_dims(), first.numpy_dtype,
+                                       "NHWC" if first.format == 1 else "NCHW")
+        t["preprocess"] = 1000 * (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        self.steps.append(copy_to_device(tensor, self.inputs, 0, self.resources, self.desc))
+        if self.desc.dynamic_batch:
+            self.steps.append(set_batch(self.model, self.desc, self.inputs, 1))
+        t["h2d"] = 1000 * (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        if use_async:
+            self.steps.append(execute_async(self.model, self.inputs, self.outputs, self.resources))
+            self.steps.append(synchronize(self.resources))
+        else:
+            self.steps.append(execute(self.model, self.inputs, self.outputs))
+        t["execute"] = 1000 * (time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        outs = unpack_outputs(self.desc, self.outputs, self.resources)
+        self.steps.append(outs)
+        t["d2h"] = 1000 * (time.perf_counter() - t0)
+        result = top_k(outs.arrays[0], k, self.labels, self.recipe.get("output"))
+        name = image if isinstance(image, str) else "<image>"
+        return Result(name, result, t)
+
+    def close(self) -> None:
+        """Release in the documented order; every release runs even if an earlier one fails."""
+        t0 = time.perf_counter()
+        errors = []
+        for ds in (self.inputs, self.outputs):
+            if ds is not None:
+                errors += _try(lambda: self.steps.append(release_dataset(ds)))
+        if self.model is not None:
+            errors += _try(lambda: self.steps.append(unload_model(self.model, self.desc)))
+        if self.resources is not None:
+            errors += _try(lambda: self.steps.append(resources.release_resources(self.resources)))
+        if self.init is not None and not self.init.already_initialised:
+            errors += _try(lambda: self.steps.append(resources.finalize()))
+        self.init = self.resources = self.model = self.desc = self.inputs = self.outputs = None
+        self.timings_ms["release"] = 1000 * (time.perf_counter() - t0)
+        if errors:
+            raise errors[0]
+
+    def code(self) -> str:
+        """Every pyACL call of the session so far, as Python."""
+        return "\n".join(s.code() for s in self.steps if s.calls)
+
+
+def _try(fn) -> list:
+    try:
+        fn()
+        return []
+    except Exception as exc:  # collected; the remaining releases still run
+        return [exc]

@@ -1,0 +1,124 @@
+"""Recording the pyACL calls each step makes, and printing them back as Python ("show me the code").
+
+Every call goes through ``call(calls, "acl.rt.malloc", size, policy)``: it runs the documented
+function on the active backend, remembers arguments and result, and names the handles it
+returns (``dev_ptr``, ``context`` …) so later calls print with those names instead of numbers.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, List, Tuple
+
+from . import backend
+
+# result variable names of the calls that create things
+RESULT_NAMES = {
+    "acl.rt.create_context": ("context", "ret"), "acl.rt.create_stream": ("stream", "ret"),
+    "acl.rt.malloc": ("dev_ptr", "ret"), "acl.rt.malloc_host": ("host_ptr", "ret"),
+    "acl.rt.get_run_mode": ("run_mode", "ret"), "acl.rt.get_context": ("context", "ret"),
+    "acl.mdl.load_from_file": ("model_id", "ret"), "acl.mdl.load_from_mem": ("model_id", "ret"),
+    "acl.mdl.load_from_file_with_mem": ("model_id", "ret"), "acl.mdl.load_from_mem_with_mem": ("model_id", "ret"),
+    "acl.mdl.query_size": ("work_size", "weight_size", "ret"), "acl.mdl.create_desc": ("model_desc",),
+    "acl.mdl.create_dataset": ("dataset",), "acl.create_data_buffer": ("data_buffer",),
+    "acl.mdl.add_dataset_buffer": ("_", "ret"), "acl.util.bytes_to_ptr": ("ptr",),
+    "acl.mdl.get_cur_output_dims": ("dims", "ret"), "acl.mdl.get_input_dims": ("dims", "ret"),
+    "acl.mdl.get_output_dims": ("dims", "ret"), "acl.util.ptr_to_bytes": ("data",),
+    "acl.util.start_thread": ("thread_id", "ret"), "acl.mdl.get_dynamic_batch": ("batch_info", "ret"),
+    "acl.mdl.get_dynamic_hw": ("hw_info", "ret"), "acl.mdl.get_input_index_by_name": ("index", "ret"),
+}
+HANDLE_RESULTS = {"context", "stream", "dev_ptr", "host_ptr", "model_desc", "dataset", "data_buffer", "ptr",
+                  "thread_id"}
+_names: Dict[int, str] = {}
+_counts: Dict[str, int] = {}
+
+
+@dataclass
+class Call:
+    """One pyACL call: the API, its arguments and what it returned."""
+
+    api: str
+    args: Tuple[Any, ...]
+    result: Any
+    names: Tuple[str, ...] = ()
+
+    def python(self) -> str:
+        """The call as a line of Python, handles replaced by their variable names."""
+        text = f"{self.api}({', '.join(_literal(a) for a in self.args)})"
+        if self.names:
+            text = f"{', '.join(self.names)} = {text}"
+        elif isinstance(self.result, int) and not isinstance(self.result, bool):
+            text = f"ret = {text}"
+        return f"{text}  # -> {_shown(self.result)}"
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, int) and value in _names:
+        return _names[value]
+    if isinstance(value, bytes):
+        return "data"
+    if isinstance(value, int) and value > 0xFFFFFF:
+        return hex(value)
+    if callable(value):
+        return getattr(value, "__name__", "callback")
+    return repr(value)
+
+
+def _shown(result: Any) -> str:
+    if isinstance(result, bytes):
+        return f"<{len(result)} bytes>"
+    if isinstance(result, tuple):
+        return "(" + ", ".join(_shown(r) for r in result) + ")"
+    if isinstance(result, int) and result > 0xFFFFFF:
+        return _names.get(result, hex(result))
+    text = repr(result)
+    return text if len(text) < 80 else text[:77] + "..."
+
+
+def _name_results(api: str, result: Any) -> Tuple[str, ...]:
+    names = RESULT_NAMES.get(api)
+    if not names:
+        return ()
+    values = result if isinstance(result, tuple) else (result,)
+    out = []
+    for name, value in zip(names, values):
+        if name in HANDLE_RESULTS and isinstance(value, int) and value:
+            if value not in _names:
+                n = _counts.get(name, 0)
+                _counts[name] = n + 1
+                _names[value] = name if n == 0 else f"{name}_{n}"
+            out.append(_names[value])
+        else:
+            out.append(name)
+    return tuple(out)
+
+
+def resolve(api: str):
+    """The function behind 'acl.rt.malloc' on the active backend."""
+    obj = backend.acl()
+    for part in api.split(".")[1:]:
+        obj = getattr(obj, part)
+    return obj
+
+
+def call(calls: List[Call], api: str, *args: Any) -> Any:
+    """Run one documented pyACL call on the active backend and record it."""
+    result = resolve(api)(*args)
+    calls.append(Call(api, args, result, _name_results(api, result)))
+    return result
+
+
+def forget_names() -> None:
+    """Start naming handles afresh (after finalize)."""
+    _names.clear()
+    _counts.clear()
+
+
+def as_python(calls: List[Call]) -> str:
+    """The calls as Python lines."""
+    return "\n".join(c.python() for c in calls)
+
+
+def strip_addresses(text: str) -> str:
+    """Replace raw addresses in ``text`` with 0x… so outputs compare across machines."""
+    return re.sub(r"0x[0-9a-f]{7,}", "0x…", text)
