@@ -147,6 +147,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not getattr(opts, "func", None):
         parser.print_help()
         return 2
+    from . import sim
+    sim.configure(explain=False)  # the command's own one-line message carries the explanation
     try:
         return opts.func(opts)
     except UserError as exc:

@@ -69,6 +69,16 @@ class Callbacks(Step):
 
     thread_id: int = 0
     delivered: List[Any] = field(default_factory=list)
+    worker_calls: List[Any] = field(default_factory=list, repr=False)
+
+    def code(self) -> str:
+        """Main-thread calls, then the worker thread's loop (its first set_context and process_report)."""
+        from . import trace
+        firsts = {}
+        for c in self.worker_calls:
+            firsts.setdefault(c.api, c)
+        loop = "\n".join("    " + c.python() for c in firsts.values())
+        return trace.as_python(self.calls) + "\n# in the callback thread (looping until the exit flag is set):\n" + loop
 
 
 def run_callbacks(resources: Resources, work: Callable[[Callable[[Any], None]], None],
@@ -78,13 +88,14 @@ def run_callbacks(resources: Resources, work: Callable[[Callable[[Any], None]], 
     ``work`` receives ``launch(user_data)``, which queues a blocking callback on the stream;
     each delivered ``user_data`` lands in ``.delivered`` in stream order.
     """
+    from . import trace
     rec = Callbacks()
     state = {"stop": False}
 
     def loop(args):
-        rec.call("acl.rt.set_context", args[0])
+        trace.call(rec.worker_calls, "acl.rt.set_context", args[0])
         while not state["stop"]:
-            rec.call("acl.rt.process_report", args[1])
+            trace.call(rec.worker_calls, "acl.rt.process_report", args[1])
 
     rec.thread_id, _ = rec.check("acl.util.start_thread", loop, [resources.context, timeout_ms])
     try:
@@ -98,6 +109,4 @@ def run_callbacks(resources: Resources, work: Callable[[Callable[[Any], None]], 
     finally:
         state["stop"] = True
         rec.call("acl.util.stop_thread", rec.thread_id)
-    rec.calls[:] = [c for c in rec.calls if c.api != "acl.rt.process_report"] + \
-        [c for c in rec.calls if c.api == "acl.rt.process_report"][:1]
     return rec

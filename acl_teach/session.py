@@ -96,8 +96,19 @@ class Session:
         dims = list(self.desc.inputs[0].dims)
         return [batch if d == -1 else d for d in dims]
 
+    def check_image_model(self) -> None:
+        """The model must take one image tensor (N,3,H,W or N,H,W,3), else say why it cannot classify."""
+        first = self.desc.inputs[0]
+        real_inputs = [t for t in self.desc.inputs if t.name != "ascend_mbatch_shape_data"]
+        channels = first.dims[1] if first.format != 1 else (first.dims[3] if len(first.dims) == 4 else 0)
+        if len(real_inputs) != 1 or len(first.dims) != 4 or channels != 3 or first.data_type not in (0, 1):
+            raise ValueError(f"{self.model_path} does not take one image: its inputs are "
+                             f"{[(t.name, t.dims, t.type_name) for t in real_inputs]}; classify needs a single "
+                             f"float input of shape N x 3 x H x W (NCHW) or N x H x W x 3 (NHWC).")
+
     def classify(self, image: Any, k: int = 5, use_async: bool = False) -> Result:
         """Preprocess -> H2D -> execute -> D2H -> top-k, with per-stage timings."""
+        self.check_image_model()
         t: Dict[str, float] = {}
         t0 = time.perf_counter()
         first = self.desc.inputs[0]

@@ -35,21 +35,26 @@ _counts: Dict[str, int] = {}
 
 @dataclass
 class Call:
-    """One pyACL call: the API, its arguments and what it returned."""
+    """One pyACL call: the API, its arguments, what it returned, and its line of Python."""
 
     api: str
     args: Tuple[Any, ...]
     result: Any
     names: Tuple[str, ...] = ()
+    text: str = ""
 
     def python(self) -> str:
-        """The call as a line of Python, handles replaced by their variable names."""
-        text = f"{self.api}({', '.join(_literal(a) for a in self.args)})"
-        if self.names:
-            text = f"{', '.join(self.names)} = {text}"
-        elif isinstance(self.result, int) and not isinstance(self.result, bool):
-            text = f"ret = {text}"
-        return f"{text}  # -> {_shown(self.result)}"
+        """The call as a line of Python, handles replaced by the variable names they had then."""
+        return self.text or _render(self)
+
+
+def _render(c: Call) -> str:
+    text = f"{c.api}({', '.join(_literal(a) for a in c.args)})"
+    if c.names:
+        text = f"{', '.join(c.names)} = {text}"
+    elif isinstance(c.result, int) and not isinstance(c.result, bool):
+        text = f"ret = {text}"
+    return f"{text}  # -> {_shown(c.result)}"
 
 
 def _literal(value: Any) -> str:
@@ -104,7 +109,9 @@ def resolve(api: str):
 def call(calls: List[Call], api: str, *args: Any) -> Any:
     """Run one documented pyACL call on the active backend and record it."""
     result = resolve(api)(*args)
-    calls.append(Call(api, args, result, _name_results(api, result)))
+    record = Call(api, args, result, _name_results(api, result))
+    record.text = _render(record)  # rendered now: names are forgotten after finalize
+    calls.append(record)
     return result
 
 
