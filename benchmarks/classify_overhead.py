@@ -1,0 +1,88 @@
+"""`acl-teach classify` (full pyACL flow on the simulator) vs bare ONNX Runtime + Pillow, 1 and 32 images.
+
+Aim: ratio <= 1.2 for 32 images; `import acl_teach` cold start under 0.5 s. Each side loads its
+model once per run, like a user's script would; the OM is built beforehand (cached).
+"""
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+from PIL import Image, ImageOps
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+from acl_teach import assets, classify  # noqa: E402
+from acl_teach import sim  # noqa: E402
+
+
+def make_images(folder: str, n: int) -> list:
+    """n photos: the shipped ones, mirrored and cropped differently so each is distinct."""
+    sources = assets.sample_images()
+    paths = []
+    for i in range(n):
+        img = Image.open(sources[i % len(sources)]).convert("RGB")
+        if (i // len(sources)) % 2:
+            img = ImageOps.mirror(img)
+        w, h = img.size
+        img = img.crop((i % 7, i % 5, w - i % 3, h - i % 4))
+        path = os.path.join(folder, f"img{i:02d}.jpg")
+        img.save(path, quality=92)
+        paths.append(path)
+    return paths
+
+
+def bare(paths: list) -> None:
+    """The same job written directly: ONNX Runtime + Pillow + numpy."""
+    import onnxruntime as ort
+    session = ort.InferenceSession(assets.default_onnx(), providers=["CPUExecutionProvider"])
+    for path in paths:
+        img = Image.open(path).convert("RGB")
+        scale = 256 / min(img.size)
+        img = img.resize((max(224, round(img.width * scale)), max(224, round(img.height * scale))), Image.BICUBIC)
+        left, top = (img.width - 224) // 2, (img.height - 224) // 2
+        x = (np.asarray(img.crop((left, top, left + 224, top + 224)), np.float32) - 127.0) / 128.0
+        prob = session.run(None, {"data": x.transpose(2, 0, 1)[None]})[0][0]
+        np.argsort(-prob)[:5]
+
+
+def ours(paths: list, om: str) -> None:
+    sim.reset(sim.Config(explain=False))
+    assert classify.run(paths, om, "sim", as_json=True, out=io.StringIO(), err=io.StringIO()) == 0
+
+
+def timed(fn, *args) -> float:
+    t0 = time.perf_counter()
+    fn(*args)
+    return time.perf_counter() - t0
+
+
+def import_time() -> float:
+    code = "import time; t = time.perf_counter(); import acl_teach; print(time.perf_counter() - t)"
+    runs = [float(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                                 check=True).stdout) for _ in range(3)]
+    return min(runs)
+
+
+def main() -> None:
+    om = assets.default_om()
+    print("acl-teach classify vs bare ONNX Runtime + Pillow (aim: <= 1.2 for 32 images)")
+    with tempfile.TemporaryDirectory() as folder:
+        paths = make_images(folder, 32)
+        for n in (1, 32):
+            ours_t = min(timed(ours, paths[:n], om) for _ in range(2))
+            bare_t = min(timed(bare, paths[:n]) for _ in range(2))
+            ratio = ours_t / bare_t
+            print(f"  {n:>2} image(s): acl-teach {ours_t:6.2f} s, bare {bare_t:6.2f} s, ratio {ratio:4.2f}"
+                  f"{'' if n == 1 else (' ok' if ratio <= 1.2 else ' ABOVE AIM')}")
+    t = import_time()
+    print(f"  import acl_teach (cold, best of 3): {t:.3f} s {'ok' if t < 0.5 else 'ABOVE AIM'}")
+
+
+if __name__ == "__main__":
+    main()
