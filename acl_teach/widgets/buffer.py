@@ -1,0 +1,83 @@
+"""``BufferView``: a buffer's bytes as a hex dump, as a typed array, and (for NCHW images) as pictures."""
+from __future__ import annotations
+
+import io
+from typing import Any, List, Optional, Sequence
+
+import ipywidgets as w
+import numpy as np
+from PIL import Image
+
+from .peek import peek, resolve_target, where
+
+DTYPES = ["uint8", "int8", "float16", "float32", "int32", "int64"]
+
+
+def hexdump(data: bytes, start: int = 0, rows: int = 8, width: int = 16) -> List[str]:
+    """'0000  cd cd cd …' lines with offsets."""
+    lines = []
+    for off in range(start, min(len(data), start + rows * width), width):
+        chunk = data[off:off + width]
+        lines.append(f"{off:06x}  {' '.join(f'{b:02x}' for b in chunk)}")
+    return lines
+
+
+def typed(data: bytes, dtype: str) -> np.ndarray:
+    """The bytes read as ``dtype`` (a trailing partial element is dropped)."""
+    dt = np.dtype(dtype)
+    usable = len(data) // dt.itemsize * dt.itemsize
+    return np.frombuffer(data[:usable], dt)
+
+
+def channel_pictures(values: np.ndarray, shape: Sequence[int]) -> List[bytes]:
+    """PNG bytes of each channel of the first image of an NCHW tensor, scaled to 0..255."""
+    n, c, h, wd = shape
+    if values.size < c * h * wd:
+        return []
+    planes = np.nan_to_num(values[:c * h * wd].astype(np.float64), posinf=0, neginf=0).reshape(c, h, wd)
+    out = []
+    for plane in planes:
+        lo, hi = float(plane.min()), float(plane.max())
+        scaled = np.zeros_like(plane) if hi == lo else (plane - lo) / (hi - lo) * 255
+        buf = io.BytesIO()
+        Image.fromarray(scaled.astype(np.uint8), "L").save(buf, "PNG")
+        out.append(buf.getvalue())
+    return out
+
+
+class BufferView(w.VBox):
+    """The bytes of a host or device buffer; call ``refresh()`` after a copy to see them arrive."""
+
+    def __init__(self, target: Any, size: int = 0, dtype: Optional[str] = None,
+                 shape: Optional[Sequence[int]] = None, rows: int = 8) -> None:
+        self.ptr, self.size, self.label = resolve_target(target, size)
+        self.shape = list(shape) if shape else None
+        self.rows = rows
+        self.dtype_choice = w.Dropdown(options=DTYPES, value=dtype or "uint8", description="as")
+        self.hex_box = w.HTML()
+        self.array_box = w.HTML()
+        self.pictures = w.HBox()
+        self.dtype_choice.observe(lambda _: self.refresh(), names="value")
+        super().__init__([w.HTML(f"<b>{self.label}</b>"), self.hex_box, self.dtype_choice, self.array_box,
+                          self.pictures])
+        self.refresh()
+
+    def refresh(self) -> "BufferView":
+        """Read the bytes again and redraw."""
+        self.data = peek(self.ptr, self.size)
+        self.hex_lines = hexdump(self.data, rows=self.rows)
+        self.values = typed(self.data, self.dtype_choice.value)
+        self.hex_box.value = "<pre>" + "\n".join(self.hex_lines) + "</pre>"
+        self.array_box.value = f"<pre>{self.array_text()}</pre>"
+        pics = channel_pictures(self.values, self.shape) if self.shape and len(self.shape) == 4 else []
+        self.pictures.children = [w.Image(value=p, format="png", width=112) for p in pics]
+        return self
+
+    def array_text(self) -> str:
+        """First values of the typed view, with count and dtype."""
+        shown = np.array2string(self.values[:12], precision=4, separator=", ")
+        return f"{self.values.size} x {self.dtype_choice.value}: {shown}{' ...' if self.values.size > 12 else ''}"
+
+    def __repr__(self) -> str:
+        return (f"BufferView({self.label}, {self.size} bytes in {where(self.ptr)})\n" + "\n".join(self.hex_lines)
+                + f"\n{self.array_text()}")

@@ -1,0 +1,135 @@
+"""Headless widget tests: build each widget from simulator objects and assert on its state."""
+import numpy as np
+import pytest
+
+import acl_teach as at
+from acl_teach import resources, trace
+from acl_teach.widgets import (BufferView, DescExplorer, DimsView, ErrorExplainer, LedgerView, PipelineStepper,
+                               Top5View, hexdump)
+
+
+@pytest.fixture
+def flow(acl, default_om):
+    at.use("sim")
+    resources._live.clear()
+    trace.forget_names()
+    at.init()
+    res = at.request_resources(0)
+    model = at.load_model(default_om)
+    desc = at.query_desc(model)
+    ins, outs = at.build_dataset(desc, "input"), at.build_dataset(desc, "output")
+    return {"res": res, "model": model, "desc": desc, "ins": ins, "outs": outs, "om": default_om}
+
+
+def test_hexdump_offsets():
+    assert hexdump(bytes(range(20)), rows=2) == [
+        "000000  00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f", "000010  10 11 12 13"]
+
+
+def test_buffer_view_shows_bytes_arriving(flow):
+    buf = flow["ins"].buffers[0]
+    view = BufferView(buf, dtype="float16", shape=[1, 3, 224, 224])
+    assert view.hex_lines[0].startswith("000000  cd cd cd cd")  # fresh device memory
+    x = (np.arange(3 * 224 * 224) % 7).astype(np.float16).reshape(1, 3, 224, 224)
+    at.copy_to_device(x, flow["ins"], 0, flow["res"], flow["desc"])
+    view.refresh()
+    assert view.values[:8].tolist() == [0, 1, 2, 3, 4, 5, 6, 0]
+    assert view.hex_lines[0].startswith("000000  00 00 00 3c 00 40 00 42")  # fp16 0, 1, 2, 3
+    assert len(view.pictures.children) == 3  # one picture per channel
+    view.dtype_choice.value = "uint8"
+    assert view.values.size == 301056 and view.values[2:4].tolist() == [0, 60]
+    assert "device memory" in repr(view) and "301056 bytes" in repr(view)
+
+
+def test_buffer_view_on_a_data_buffer_handle_and_raw_pointer(flow):
+    buf = flow["outs"].buffers[0]
+    by_handle = BufferView(buf.data_buffer)
+    assert by_handle.size == 4000
+    by_ptr = BufferView(buf.ptr, 16, dtype="float32")
+    assert by_ptr.values.size == 4
+    with pytest.raises(ValueError):
+        BufferView(buf.ptr)
+
+
+def test_desc_explorer_changes_with_the_choice(flow):
+    ex = DescExplorer(flow["desc"])
+    assert ex.fields["name"] == "data" and ex.fields["dims"] == [1, 3, 224, 224]
+    assert ex.fields["data_type"] == "1 (ACL_FLOAT16)" and ex.fields["format"] == "0 (ACL_FORMAT_NCHW)"
+    assert ex.fields["size"] == 301056 and ex.fields["dims_v2"] == [1, 3, 224, 224]
+    assert ex.fields["size_arithmetic"] == "1 x 3 x 224 x 224 x 2 bytes (ACL_FLOAT16) = 301056"
+    ex.choice.value = ("output", 0)
+    assert ex.fields["name"].endswith(":0:prob") and ex.fields["size"] == 4000
+    assert ex.fields["cur_output_dims"] == [1, 1000] and ex.fields["data_type"] == "0 (ACL_FLOAT)"
+    assert "output 0" in repr(ex) and "4000" in ex.table.value
+
+
+def test_desc_explorer_on_a_dynamic_batch_model(flow):
+    from acl_teach import assets
+    m = at.load_model(assets.dynamic_batch_om())
+    ex = DescExplorer(m)
+    assert ex.fields["dims"] == [-1, 3, 224, 224] and ex.fields["dynamic_batch"] == [1, 2, 4, 8]
+    assert ex.fields["size"] == 8 * 301056
+    ex.choice.value = ("input", 1)
+    assert ex.fields["name"] == "ascend_mbatch_shape_data" and ex.fields["size"] == 8
+    assert len(ex.choice.options) == 3
+
+
+def test_dims_view(flow):
+    view = DimsView(flow["desc"])
+    assert view.rows[0][:4] == ("input", 0, "data", [1, 3, 224, 224]) and view.rows[1][-1] == 4000
+    assert "<table>" in view.value and "ACL_FLOAT16" in repr(view)
+
+
+def test_top5_view_bars(flow):
+    from acl_teach import assets
+    rec = at.top_k(np.eye(1, 1000, 967)[0] * 0.9 + 0.0001, 5, assets.labels())
+    view = Top5View(rec, image="data/images/coffee.png")
+    assert len(view.bars) == 5 and view.bars[0][0] == "967 espresso"
+    assert len(view.children) == 2 and view.children[1].value[:4] == b"\x89PNG"
+    assert "967 espresso" in repr(view)
+
+
+def test_ledger_view_before_and_after_release(flow):
+    view = LedgerView()
+    kinds = [r[0] for r in view.rows]
+    assert "model" in kinds and kinds.count("data buffer") == 2 and kinds.count("device memory") == 2
+    assert all("test_widgets.py" in r[2] or "widgets" not in r[2] for r in view.rows)
+    at.release_dataset(flow["ins"])
+    at.release_dataset(flow["outs"])
+    at.release_resources(flow["res"])  # the model was never unloaded
+    view.refresh(after_release=True)
+    leaked = {r[0]: r[3] for r in view.leaks}
+    assert leaked["model"] == "released by implicit: acl.rt.reset_device" and leaked["model desc"] == "alive"
+    assert "leak(s)" in view.table.value and "#ffd7d7" in view.table.value and "leak(s)" in repr(view)
+    view.refresh(after_release=False)
+    assert [r[0] for r in view.rows] == ["model desc"]
+
+
+def test_error_explainer():
+    ex = ErrorExplainer(107002)
+    assert "ACL_ERROR_RT_CONTEXT_NULL" in ex.text and "set_context" in ex.text
+    ex.pick.value = 100002
+    assert ex.code.value == 100002 and "重复初始化" in ex.out.value
+    ex.code.value = 1
+    assert "not an aclError code" in repr(ex)
+
+
+def test_pipeline_stepper_order_and_refusals(acl, default_om):
+    at.use("sim")
+    resources._live.clear()
+    stepper = PipelineStepper(default_om, "data/images/coffee.png")
+    assert not stepper.click(7)  # execute before anything
+    assert "refused" in stepper.message and "copy the image first" in stepper.message and stepper.done == []
+    for i in range(4):
+        assert stepper.click(i)
+    assert not stepper.click(6)
+    assert "build the datasets first" in stepper.message
+    assert not stepper.click(0) and "already run" in stepper.message
+    for i in range(4, 10):
+        assert stepper.click(i), stepper.message
+    assert stepper.records["topk"].top[0].index == 967
+    assert "acl.mdl.execute" in stepper.records["execute"].code()
+    for i in range(10, 14):
+        assert stepper.click(i), stepper.message
+    assert stepper.ledger.rows == [] and "complete" in stepper.message
+    assert [b.button_style for b in stepper.buttons] == ["success"] * 14
