@@ -68,7 +68,7 @@ class Step:
 
 
 def _readable(value: Any) -> Any:
-    if isinstance(value, int) and not isinstance(value, bool) and value > 0xFFFFFF:
+    if trace.is_address(value):
         return trace._names.get(value, "0x…")
     if isinstance(value, Step):
         return type(value).__name__

@@ -50,11 +50,19 @@ class Call:
 
 def _render(c: Call) -> str:
     text = f"{c.api}({', '.join(_literal(a) for a in c.args)})"
+    short = c.api.rsplit(".", 1)[-1]
     if c.names:
         text = f"{', '.join(c.names)} = {text}"
+    elif short.startswith("get_") and c.result is not None:
+        text = f"{short[4:]} = {text}"  # getters return the value itself, not a ret
     elif isinstance(c.result, int) and not isinstance(c.result, bool):
         text = f"ret = {text}"
     return f"{text}  # -> {_shown(c.result)}"
+
+
+def is_address(value: Any) -> bool:
+    """Handles and pointers are 64-bit addresses; sizes and ids are far smaller."""
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1 << 32
 
 
 def _literal(value: Any) -> str:
@@ -62,7 +70,10 @@ def _literal(value: Any) -> str:
         return _names[value]
     if isinstance(value, bytes):
         return "data"
-    if isinstance(value, int) and value > 0xFFFFFF:
+    if isinstance(value, (list, tuple)):
+        inner = ", ".join(_literal(v) for v in value)
+        return f"[{inner}]" if isinstance(value, list) else f"({inner}{',' if len(value) == 1 else ''})"
+    if is_address(value):
         return hex(value)
     if callable(value):
         return getattr(value, "__name__", "callback")
@@ -74,7 +85,7 @@ def _shown(result: Any) -> str:
         return f"<{len(result)} bytes>"
     if isinstance(result, tuple):
         return "(" + ", ".join(_shown(r) for r in result) + ")"
-    if isinstance(result, int) and result > 0xFFFFFF:
+    if is_address(result):
         return _names.get(result, hex(result))
     text = repr(result)
     return text if len(text) < 80 else text[:77] + "..."

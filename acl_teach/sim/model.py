@@ -10,6 +10,7 @@ user-provided work/weight memory that is too small or not device memory returns 
 from __future__ import annotations
 
 import itertools
+import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
@@ -134,7 +135,7 @@ def _load(api: str, model: om.OfflineModel, source: str, work: Tuple[int, int] =
     user = {k: v for k, v in (("work", work), ("weight", weight)) if v[0]}
     models().loaded[model_id] = LoadedModel(model_id, model, session, ctx, source, region, user)
     n_in, n_out = len(model.inputs), len(model.outputs)
-    state().ledger.add("model", model_id, f"id {model_id}: {source} ({n_in} in, {n_out} out)",
+    state().ledger.add("model", model_id, f"id {model_id}: {os.path.basename(source)} ({n_in} in, {n_out} out)",
                        key=("model", model_id))
     return model_id, 0
 
