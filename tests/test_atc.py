@@ -4,7 +4,7 @@ import io
 import pytest
 
 from acl_teach import atc, om
-from conftest import build, make_onnx
+from helpers import build, make_onnx
 
 
 def run(argv):

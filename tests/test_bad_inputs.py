@@ -11,7 +11,7 @@ from PIL import Image
 
 import acl_teach as at
 from acl_teach import classify, cli, images, resources, trace
-from conftest import ROOT
+from helpers import ROOT
 
 COFFEE = os.path.join(ROOT, "data", "images", "coffee.png")
 

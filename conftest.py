@@ -1,4 +1,4 @@
-"""nbval settings for the notebooks: compare text outputs; skip HTML/JS renderings and stderr noise."""
+"""Root pytest settings. nbval: compare text outputs of the notebooks; skip HTML/JS renderings and stderr noise."""
 
 
 def pytest_collectstart(collector):
