@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test bench clean
+.PHONY: demo test test-ui bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,12 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(PY) -m pytest -q
+
+# The real-browser widget test: JupyterLab + headless Debian Chromium driven by Playwright.
+test-ui: $(VENV)/.installed-test
+	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+	$(PY) -m pip install -q -e ".[test,ui]"
+	$(PY) -m pytest -q ui_tests
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/run.py

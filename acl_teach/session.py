@@ -76,7 +76,9 @@ class Session:
             self.labels = assets.labels()
         try:
             self.init = self._timed("init", resources.init)
+            earlier = resources._live.get(self.device_id)
             self.resources = self._timed("init", resources.request_resources, self.device_id)
+            self._owns_resources = self.resources is not earlier  # never release the learner's own
             self.model = self._timed("load", load_model, self.model_path, self.how)
             self.desc = self._timed("load", query_desc, self.model)
             self.inputs = self._timed("load", build_dataset, self.desc, "input")
@@ -144,7 +146,7 @@ class Session:
                 errors += _try(lambda: self.steps.append(release_dataset(ds)))
         if self.model is not None:
             errors += _try(lambda: self.steps.append(unload_model(self.model, self.desc)))
-        if self.resources is not None:
+        if self.resources is not None and getattr(self, "_owns_resources", True):
             errors += _try(lambda: self.steps.append(resources.release_resources(self.resources)))
         if self.init is not None and not self.init.already_initialised:
             errors += _try(lambda: self.steps.append(resources.finalize()))

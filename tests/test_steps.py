@@ -297,3 +297,13 @@ def test_top_k_softmax_only_for_logits():
     assert at.top_k(probs, 1, output="logits").softmax_applied
     assert rec.sample_format().splitlines()[0] == "======== top5 inference results: ============="
     assert rec.sample_format().splitlines()[1] == "[0]: %f" % rec.top[0].prob
+
+
+def test_session_does_not_release_the_learners_own_resources(steps):
+    at.init()
+    res = at.request_resources(0)
+    with at.Session(steps) as s:
+        assert s.resources is res
+    assert not res.released and res.context
+    assert at.release_resources(res).released
+    at.finalize()

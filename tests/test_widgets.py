@@ -85,7 +85,9 @@ def test_top5_view_bars(flow):
     rec = at.top_k(np.eye(1, 1000, 967)[0] * 0.9 + 0.0001, 5, assets.labels())
     view = Top5View(rec, image="data/images/coffee.png")
     assert len(view.bars) == 5 and view.bars[0][0] == "967 espresso"
-    assert len(view.children) == 2 and view.children[1].value[:4] == b"\x89PNG"
+    assert len(view.children) == 2 and view.children[0].value[:4] == b"\x89PNG"  # the photo
+    assert view.children[1].value.count("acl-teach-bar-label") == 5 and "967 espresso" in view.children[1].value
+    assert view.figure().axes[0].get_xlim() == (0, 1)
     assert "967 espresso" in repr(view)
 
 

@@ -66,6 +66,7 @@ class DescExplorer(w.VBox):
         options += [(f"output {t.index}: {t.name}", ("output", t.index)) for t in self.desc.outputs]
         self.choice = w.Dropdown(options=options, description="tensor", layout=w.Layout(width="480px"))
         self.table = w.HTML()
+        self.table.add_class("acl-teach-desc")
         self.choice.observe(lambda _: self.refresh(), names="value")
         super().__init__([self.choice, self.table])
         self.refresh()

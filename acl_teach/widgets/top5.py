@@ -1,6 +1,11 @@
-"""``Top5View``: horizontal bars of the top-k classes with names and probabilities, beside the image."""
+"""``Top5View``: horizontal bars of the top-k classes with names and probabilities, beside the image.
+
+The bars are HTML (crisp at any zoom, and readable by a browser test); ``figure()`` gives the same
+chart as a matplotlib Figure for saving.
+"""
 from __future__ import annotations
 
+import html
 import io
 from typing import Any, List, Optional, Sequence
 
@@ -9,10 +14,20 @@ import ipywidgets as w
 from ..results import TopK
 
 
-def bars_png(labels: Sequence[str], probs: Sequence[float]) -> bytes:
-    """A small matplotlib bar chart, best class on top."""
-    import matplotlib
-    matplotlib.use("Agg", force=False)
+def bars_html(bars: Sequence[tuple]) -> str:
+    """One labelled bar per class, best first."""
+    rows = []
+    for label, prob in bars:
+        rows.append(f"<div class='acl-teach-bar' style='display:flex;align-items:center;margin:2px 0'>"
+                    f"<span class='acl-teach-bar-label' style='width:190px'>{html.escape(label)}</span>"
+                    f"<span style='display:inline-block;height:14px;width:{max(1, int(prob * 240))}px;"
+                    f"background:#c7000b'></span>"
+                    f"<span class='acl-teach-bar-prob' style='margin-left:6px'>{prob:.4f}</span></div>")
+    return "<div class='acl-teach-top5'>" + "".join(rows) + "</div>"
+
+
+def figure(labels: Sequence[str], probs: Sequence[float]):
+    """The bar chart as a matplotlib Figure, best class on top."""
     from matplotlib.figure import Figure
     fig = Figure(figsize=(5, 0.45 * len(labels) + 0.6), dpi=80)
     ax = fig.add_subplot()
@@ -21,9 +36,7 @@ def bars_png(labels: Sequence[str], probs: Sequence[float]) -> bytes:
     ax.set_xlim(0, 1)
     ax.set_xlabel("probability")
     fig.tight_layout()
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png")
-    return buf.getvalue()
+    return fig
 
 
 class Top5View(w.HBox):
@@ -41,8 +54,12 @@ class Top5View(w.HBox):
             buf = io.BytesIO()
             img.save(buf, "PNG")
             children.append(w.Image(value=buf.getvalue(), format="png"))
-        children.append(w.Image(value=bars_png([b[0] for b in self.bars], [b[1] for b in self.bars]), format="png"))
+        children.append(w.HTML(bars_html(self.bars)))
         super().__init__(children)
+
+    def figure(self):
+        """The bars as a matplotlib Figure (e.g. to save as PNG)."""
+        return figure([b[0] for b in self.bars], [b[1] for b in self.bars])
 
     def __repr__(self) -> str:
         return "Top5View\n" + "\n".join(f"  {label:<32} {'#' * int(round(p * 30)):<30} {p:.4f}"
