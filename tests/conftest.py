@@ -21,6 +21,19 @@ def acl():
 
 
 @pytest.fixture
+def step_api(acl):
+    """The step API on a fresh simulator, with no resources or handle names left from earlier tests."""
+    import acl_teach as at
+    from acl_teach import resources, trace
+    at.use("sim")
+    resources._live.clear()
+    trace.forget_names()
+    yield at
+    resources._live.clear()
+    trace.forget_names()
+
+
+@pytest.fixture
 def ready(acl):
     """acl initialised with device 0 open (default context current)."""
     assert acl.init() == 0

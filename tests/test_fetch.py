@@ -1,7 +1,6 @@
 """`acl-teach fetch resnet50` against a local HTTP server (no real network in tests)."""
 import http.server
 import io
-import os
 import threading
 
 import numpy as np

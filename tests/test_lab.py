@@ -3,14 +3,11 @@ import numpy as np
 import pytest
 
 import acl_teach as at
-from acl_teach import lab, resources, trace
+from acl_teach import lab
 
 
 @pytest.fixture
-def desc(acl, default_om):
-    at.use("sim")
-    resources._live.clear()
-    trace.forget_names()
+def desc(step_api, default_om):
     at.init()
     res = at.request_resources(0)
     model = at.load_model(default_om)

@@ -1,6 +1,4 @@
 """acl.mdl on the simulator: load, desc, datasets, execute (sync/async), dynamic gears, ledger."""
-import os
-
 import numpy as np
 import pytest
 

@@ -1,8 +1,6 @@
 """acl.init / finalize / version / errors messages / leak report."""
 import json
 
-import pytest
-
 
 def test_init_twice_returns_100002_and_stays_initialised(acl):
     assert acl.init() == 0

@@ -3,19 +3,14 @@ import numpy as np
 import pytest
 
 import acl_teach as at
-from acl_teach import resources, trace
+from acl_teach import trace
 from acl_teach import sim
 
 
 @pytest.fixture
-def steps(acl, default_om):
-    """A fresh simulator selected as the backend."""
-    at.use("sim")
-    resources._live.clear()
-    trace.forget_names()
-    yield default_om
-    resources._live.clear()
-    trace.forget_names()
+def steps(step_api, default_om):
+    """A fresh simulator selected as the backend; the default OM's path."""
+    return default_om
 
 
 def flow(om_path, use_async=False, image="data/images/coffee.png"):

@@ -3,16 +3,12 @@ import numpy as np
 import pytest
 
 import acl_teach as at
-from acl_teach import resources, trace
 from acl_teach.widgets import (BufferView, DescExplorer, DimsView, ErrorExplainer, LedgerView, PipelineStepper,
                                Top5View, hexdump)
 
 
 @pytest.fixture
-def flow(acl, default_om):
-    at.use("sim")
-    resources._live.clear()
-    trace.forget_names()
+def flow(step_api, default_om):
     at.init()
     res = at.request_resources(0)
     model = at.load_model(default_om)
@@ -116,9 +112,7 @@ def test_error_explainer():
     assert "not an aclError code" in repr(ex)
 
 
-def test_pipeline_stepper_order_and_refusals(acl, default_om):
-    at.use("sim")
-    resources._live.clear()
+def test_pipeline_stepper_order_and_refusals(step_api, default_om):
     stepper = PipelineStepper(default_om, "data/images/coffee.png")
     assert not stepper.click(7)  # execute before anything
     assert "refused" in stepper.message and "copy the image first" in stepper.message and stepper.done == []

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ._args import binding
-from .state import fail, state
+from .state import create_handle, destroy_handle, fail, state
 
 
 @dataclass
@@ -26,26 +26,13 @@ def lookup_buffer(handle: int):
 @binding("acl.create_data_buffer", "kk")
 def create_data_buffer(data_ptr, size):
     """A new aclDataBuffer describing ``size`` bytes at ``data_ptr`` ((0, 0) is allowed)."""
-    st = state()
-    with st.lock:
-        handle = st.new_handle(DataBuffer(data_ptr, size))
-        st.ledger.add("data buffer", handle, f"-> {data_ptr:#x}, {size} bytes")
-    return handle
+    return create_handle(DataBuffer(data_ptr, size), "data buffer", f"-> {data_ptr:#x}, {size} bytes")
 
 
 @binding("acl.destroy_data_buffer", "k")
 def destroy_data_buffer(data_buffer):
     """Destroy the aclDataBuffer only; the memory it points at is *not* freed."""
-    api = "acl.destroy_data_buffer"
-    st = state()
-    if data_buffer == 0:
-        return fail(100000, api, "data buffer is 0 (NULL).")
-    with st.lock:
-        if lookup_buffer(data_buffer) is None:
-            return fail(100000, api, f"{st.describe_handle(data_buffer)} is not a live data buffer.")
-        st.handles.pop(data_buffer)
-        st.ledger.release(data_buffer, api)
-    return 0
+    return destroy_handle("acl.destroy_data_buffer", data_buffer, DataBuffer, "data buffer")
 
 
 @binding("acl.get_data_buffer_addr", "k")

@@ -10,7 +10,7 @@ from typing import List
 
 from ._args import binding
 from .databuffer import lookup_buffer
-from .state import fail, state
+from .state import create_handle, destroy_handle, fail, state
 
 
 @dataclass
@@ -28,22 +28,13 @@ def lookup_dataset(handle: int):
 @binding("acl.mdl.create_dataset")
 def create_dataset():
     """A new empty aclmdlDataset."""
-    st = state()
-    handle = st.new_handle(Dataset())
-    st.ledger.add("dataset", handle, "0 buffers")
-    return handle
+    return create_handle(Dataset(), "dataset", "0 buffers")
 
 
 @binding("acl.mdl.destroy_dataset", "k")
 def destroy_dataset(dataset):
     """Destroy the dataset only (its data buffers and memory stay)."""
-    api = "acl.mdl.destroy_dataset"
-    st = state()
-    if lookup_dataset(dataset) is None:
-        return fail(100000, api, f"{st.describe_handle(dataset)} is not a live dataset.")
-    st.handles.pop(dataset)
-    st.ledger.release(dataset, api)
-    return 0
+    return destroy_handle("acl.mdl.destroy_dataset", dataset, Dataset, "dataset")
 
 
 @binding("acl.mdl.add_dataset_buffer", "kk")

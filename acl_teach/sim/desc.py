@@ -12,7 +12,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from ._args import binding
 from .model import get_model, models
-from .state import fail, state
+from .state import create_handle, destroy_handle, fail, state
 
 MAX_GEAR_QUERY = 4096
 
@@ -51,10 +51,7 @@ def current_gear(desc: ModelDesc) -> Optional[str]:
 @binding("acl.mdl.create_desc")
 def create_desc():
     """A new empty aclmdlDesc (fill it with get_desc)."""
-    st = state()
-    handle = st.new_handle(ModelDesc())
-    st.ledger.add("model desc", handle, "empty")
-    return handle
+    return create_handle(ModelDesc(), "model desc", "empty")
 
 
 @binding("acl.mdl.get_desc", "kI")
@@ -78,13 +75,7 @@ def get_desc(model_desc, model_id):
 @binding("acl.mdl.destroy_desc", "k")
 def destroy_desc(model_desc):
     """Destroy an aclmdlDesc."""
-    api = "acl.mdl.destroy_desc"
-    st = state()
-    if st.lookup(model_desc, ModelDesc) is None:
-        return fail(100000, api, f"{st.describe_handle(model_desc)} is not a live model desc.")
-    st.handles.pop(model_desc)
-    st.ledger.release(model_desc, api)
-    return 0
+    return destroy_handle("acl.mdl.destroy_desc", model_desc, ModelDesc, "model desc")
 
 
 @binding("acl.mdl.get_num_inputs", "k")

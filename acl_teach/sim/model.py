@@ -147,14 +147,23 @@ def _release(model_id: int, by: str) -> None:
     state().ledger.release(("model", model_id), by)
 
 
+def _open(api: str, path: Optional[str] = None, ptr: int = 0, size: int = 0
+          ) -> Tuple[Optional[om.OfflineModel], int]:
+    """The parsed model from a file path or from host memory, or (None, code)."""
+    ret = require_init(api)
+    if ret:
+        return None, ret
+    if path is not None:
+        return _parse(api, path, True)
+    data, ret = _read_host(api, ptr, size)
+    return (None, ret) if ret else _parse(api, data, False)
+
+
 @binding("acl.mdl.load_from_file", "s")
 def load_from_file(model_path):
     """(model_id, ret): load an offline model; the system manages its memory."""
     api = "acl.mdl.load_from_file"
-    ret = require_init(api)
-    if ret:
-        return 0, ret
-    model, ret = _parse(api, model_path, True)
+    model, ret = _open(api, path=model_path)
     return (0, ret) if ret else _load(api, model, model_path)
 
 
@@ -162,13 +171,7 @@ def load_from_file(model_path):
 def load_from_mem(model_ptr, model_size):
     """(model_id, ret): load an offline model from host memory (bytes_to_ptr of the file's bytes)."""
     api = "acl.mdl.load_from_mem"
-    ret = require_init(api)
-    if ret:
-        return 0, ret
-    data, ret = _read_host(api, model_ptr, model_size)
-    if ret:
-        return 0, ret
-    model, ret = _parse(api, data, False)
+    model, ret = _open(api, ptr=model_ptr, size=model_size)
     return (0, ret) if ret else _load(api, model, "<memory>")
 
 
@@ -176,53 +179,29 @@ def load_from_mem(model_ptr, model_size):
 def load_from_file_with_mem(model_path, work_ptr, work_size, weight_ptr, weight_size):
     """(model_id, ret): load using your own device memory for work/weights (0 = let the system manage)."""
     api = "acl.mdl.load_from_file_with_mem"
-    ret = require_init(api)
-    if ret:
-        return 0, ret
-    model, ret = _parse(api, model_path, True)
-    if ret:
-        return 0, ret
-    return _load(api, model, model_path, (work_ptr, work_size), (weight_ptr, weight_size))
+    model, ret = _open(api, path=model_path)
+    return (0, ret) if ret else _load(api, model, model_path, (work_ptr, work_size), (weight_ptr, weight_size))
 
 
 @binding("acl.mdl.load_from_mem_with_mem", "kkkkkk")
 def load_from_mem_with_mem(model_ptr, model_size, work_ptr, work_size, weight_ptr, weight_size):
     """(model_id, ret): load_from_mem with user-managed work/weight device memory."""
     api = "acl.mdl.load_from_mem_with_mem"
-    ret = require_init(api)
-    if ret:
-        return 0, ret
-    data, ret = _read_host(api, model_ptr, model_size)
-    if ret:
-        return 0, ret
-    model, ret = _parse(api, data, False)
-    if ret:
-        return 0, ret
-    return _load(api, model, "<memory>", (work_ptr, work_size), (weight_ptr, weight_size))
+    model, ret = _open(api, ptr=model_ptr, size=model_size)
+    return (0, ret) if ret else _load(api, model, "<memory>", (work_ptr, work_size), (weight_ptr, weight_size))
 
 
 @binding("acl.mdl.query_size", "s")
 def query_size(model_path):
     """(work_size, weight_size, ret): device memory a model needs, for the *_with_mem loads."""
-    api = "acl.mdl.query_size"
-    ret = require_init(api)
-    if ret:
-        return 0, 0, ret
-    model, ret = _parse(api, model_path, True)
+    model, ret = _open("acl.mdl.query_size", path=model_path)
     return (0, 0, ret) if ret else (model.header["work_size"], model.header["weight_size"], 0)
 
 
 @binding("acl.mdl.query_size_from_mem", "kk")
 def query_size_from_mem(model_ptr, model_size):
     """(work_size, weight_size, ret) for a model held in host memory."""
-    api = "acl.mdl.query_size_from_mem"
-    ret = require_init(api)
-    if ret:
-        return 0, 0, ret
-    data, ret = _read_host(api, model_ptr, model_size)
-    if ret:
-        return 0, 0, ret
-    model, ret = _parse(api, data, False)
+    model, ret = _open("acl.mdl.query_size_from_mem", ptr=model_ptr, size=model_size)
     return (0, 0, ret) if ret else (model.header["work_size"], model.header["weight_size"], 0)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
@@ -18,7 +18,7 @@ from .. import dtypes
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer
 from .execute import ExecError, _memory
-from .state import fail, require_init, state
+from .state import create_handle, destroy_handle, fail, require_init, state
 from .streams import enqueue, resolve_stream
 
 SUPPORTED = ("Cast", "ArgMaxV2", "ArgMaxD")
@@ -52,19 +52,14 @@ def create_tensor_desc(data_type, dims, format):
                         "takes dims as a list of ints, e.g. [1, 1000].")
     if data_type not in dtypes.ACL_TYPES:
         return 0
-    st = state()
-    handle = st.new_handle(TensorDesc(data_type, list(dims), format))
-    st.ledger.add("tensor desc", handle, f"{dtypes.type_name(data_type)} {dims}")
-    return handle
+    return create_handle(TensorDesc(data_type, list(dims), format), "tensor desc",
+                         f"{dtypes.type_name(data_type)} {dims}")
 
 
 @binding("acl.destroy_tensor_desc", "k")
 def destroy_tensor_desc(desc):
     """Destroy a tensor desc (returns None, like the C void function)."""
-    st = state()
-    if st.lookup(desc, TensorDesc) is not None:
-        st.handles.pop(desc)
-        st.ledger.release(desc, "acl.destroy_tensor_desc")
+    destroy_handle("acl.destroy_tensor_desc", desc, TensorDesc, "tensor desc")
 
 
 @binding("acl.op.set_model_dir", "s")
@@ -83,19 +78,13 @@ def set_model_dir(model_dir):
 @binding("acl.op.create_attr")
 def create_attr():
     """A new empty operator attribute set."""
-    st = state()
-    handle = st.new_handle(OpAttr())
-    st.ledger.add("op attr", handle, "")
-    return handle
+    return create_handle(OpAttr(), "op attr", "")
 
 
 @binding("acl.op.destroy_attr", "k")
 def destroy_attr(attr):
     """Destroy an attribute set (returns None)."""
-    st = state()
-    if st.lookup(attr, OpAttr) is not None:
-        st.handles.pop(attr)
-        st.ledger.release(attr, "acl.op.destroy_attr")
+    destroy_handle("acl.op.destroy_attr", attr, OpAttr, "op attr")
 
 
 def _set_attr(api: str, attr: int, name: str, value: Any) -> int:

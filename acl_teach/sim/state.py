@@ -122,6 +122,24 @@ def fail(code: int, api: str, why: str, quiet: bool = False) -> int:
     return code
 
 
+def create_handle(obj: Any, kind: str, detail: str) -> int:
+    """A new plain-int handle for ``obj``, recorded in the ledger as ``kind``."""
+    with _state.lock:
+        handle = _state.new_handle(obj)
+        _state.ledger.add(kind, handle, detail)
+    return handle
+
+
+def destroy_handle(api: str, handle: int, cls: type, what: str) -> int:
+    """Forget a live ``cls`` handle (0), or 100000 when it is not one."""
+    with _state.lock:
+        if _state.lookup(handle, cls) is None:
+            return fail(100000, api, f"{_state.describe_handle(handle)} is not a live {what}.")
+        _state.handles.pop(handle)
+        _state.ledger.release(handle, api)
+    return 0
+
+
 def require_init(api: str) -> int:
     """0 when acl.init() has run, else 100001 (UNCONFIRMED: real CANN may differ per API)."""
     if _state.initialized:

@@ -10,7 +10,7 @@ import ctypes
 import sys
 import threading
 import warnings
-from typing import Any, Dict, Tuple
+from typing import Any, Dict
 
 import numpy as np
 
