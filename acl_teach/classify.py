@@ -28,6 +28,8 @@ def expand(paths: List[str]) -> List[str]:
 
 
 def _progress(err: TextIO, i: int, n: int, name: str) -> None:
+    if not getattr(err, "isatty", lambda: False)():
+        return  # a bar only makes sense on a terminal
     filled = int(20 * i / n) if n else 20
     err.write(f"\r[{'#' * filled}{'.' * (20 - filled)}] {i}/{n} {os.path.basename(name)[:40]:<40}")
     if i == n:
