@@ -303,11 +303,6 @@ class ErrorInfo:
                 f"  fix: {self.fix}\n  解决: {self.fix_zh}")
 
 
-def known_codes() -> Tuple[int, ...]:
-    """All codes the table knows, sorted."""
-    return tuple(sorted(_TABLE))
-
-
 def explain(code: int) -> Optional[ErrorInfo]:
     """Look a code up; None when it is not an aclError we know."""
     if code not in _TABLE:

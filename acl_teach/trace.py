@@ -6,7 +6,6 @@ returns (``dev_ptr``, ``context`` …) so later calls print with those names ins
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any, Dict, List, Tuple
 
@@ -135,8 +134,3 @@ def forget_names() -> None:
 def as_python(calls: List[Call]) -> str:
     """The calls as Python lines."""
     return "\n".join(c.python() for c in calls)
-
-
-def strip_addresses(text: str) -> str:
-    """Replace raw addresses in ``text`` with 0x… so outputs compare across machines."""
-    return re.sub(r"0x[0-9a-f]{7,}", "0x…", text)

@@ -170,7 +170,9 @@ def test_large_copy_is_exact(ready):
     n = 8 << 20
     arr = np.random.default_rng(0).integers(0, 255, n, dtype=np.uint8)
     dev, _ = ready.rt.malloc(n, 0)
-    assert ready.rt.memcpy(dev, n, ready.util.numpy_to_ptr(arr), n, 1) == 0
     out = np.empty(n, np.uint8)
-    assert ready.rt.memcpy(ready.util.numpy_to_ptr(out), n, dev, n, 2) == 0
+    with pytest.warns(DeprecationWarning):
+        src, dst = ready.util.numpy_to_ptr(arr), ready.util.numpy_to_ptr(out)
+    assert ready.rt.memcpy(dev, n, src, n, 1) == 0
+    assert ready.rt.memcpy(dst, n, dev, n, 2) == 0
     assert np.array_equal(arr, out)
