@@ -302,3 +302,12 @@ def test_session_does_not_release_the_learners_own_resources(steps):
     assert not res.released and res.context
     assert at.release_resources(res).released
     at.finalize()
+
+
+def test_session_on_a_dynamic_batch_model_async(steps):
+    from acl_teach import assets
+    with at.Session(assets.dynamic_batch_om()) as s:
+        result = s.classify("data/images/coffee.png", use_async=True)
+        assert result.topk.top[0].index == 967
+        assert any(c.api == "acl.mdl.set_dynamic_batch_size" for st in s.steps for c in st.calls)
+    assert sim.ledger() == []
