@@ -198,8 +198,18 @@ def _gear_dims(entry: Dict[str, Any], kind: Optional[str], gear: List[int], fmt_
     return dims
 
 
+def _take_fp16(model, name: str) -> None:
+    """Make graph input ``name`` arrive as fp16 and cast it to fp32 inside the graph, as the NPU does."""
+    from onnx import TensorProto, helper
+    inner = name + "__fp32"
+    for node in model.graph.node:
+        node.input[:] = [inner if i == name else i for i in node.input]
+    model.graph.node.insert(0, helper.make_node("Cast", [name], [inner], to=TensorProto.FLOAT,
+                                                name=name + "__fp16_to_fp32"))
+
+
 def _rewrite(model, inputs: List[Dict[str, Any]]) -> bytes:
-    """The ONNX graph with ATC's input shapes (-1 -> symbolic) and no stale shape annotations."""
+    """The ONNX graph with ATC's input shapes (-1 -> symbolic), fp16 inputs, no stale shape annotations."""
     import onnx
     model = onnx.ModelProto.FromString(model.SerializeToString())
     by_name = {e["onnx_name"]: e for e in inputs}
@@ -207,6 +217,10 @@ def _rewrite(model, inputs: List[Dict[str, Any]]) -> bytes:
         entry = by_name.get(info.name)
         if entry is None:
             continue
+        if entry["data_type"] == 1 and entry["onnx_type"] == 0:  # --input_fp16_nodes
+            _take_fp16(model, info.name)
+            info.type.tensor_type.elem_type = onnx.TensorProto.FLOAT16
+            entry["onnx_type"] = 1
         shape = info.type.tensor_type.shape
         del shape.dim[:]
         for i, d in enumerate(entry["dims"]):

@@ -606,6 +606,9 @@ def build(name: str, cells: list, execute: bool = True) -> str:
         for cell in nb.cells:
             if cell.cell_type == "code":
                 cell.outputs = [o for o in cell.outputs if o.get("name") != "stderr"]
+    for i, cell in enumerate(nb.cells):  # stable ids and no timestamps: diffs show only real changes
+        cell.id = f"{name[:2]}-{i:02d}"
+        cell.metadata.pop("execution", None)
     nbformat.write(nb, path)
     return path
 
