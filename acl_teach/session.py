@@ -56,6 +56,7 @@ class Session:
         self.steps: List[Step] = []
         self.timings_ms: Dict[str, float] = {}
         self.init = self.resources = self.model = self.desc = self.inputs = self.outputs = None
+        self._owns_resources = True  # False when the learner had live resources before the session
 
     def _timed(self, stage: str, fn, *args, **kwargs):
         t0 = time.perf_counter()
@@ -146,7 +147,7 @@ class Session:
                 errors += _try(lambda: self.steps.append(release_dataset(ds)))
         if self.model is not None:
             errors += _try(lambda: self.steps.append(unload_model(self.model, self.desc)))
-        if self.resources is not None and getattr(self, "_owns_resources", True):
+        if self.resources is not None and self._owns_resources:
             errors += _try(lambda: self.steps.append(resources.release_resources(self.resources)))
         if self.init is not None and not self.init.already_initialised:
             errors += _try(lambda: self.steps.append(resources.finalize()))
