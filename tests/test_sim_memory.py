@@ -176,3 +176,15 @@ def test_large_copy_is_exact(ready):
     assert ready.rt.memcpy(dev, n, src, n, 1) == 0
     assert ready.rt.memcpy(dst, n, dev, n, 2) == 0
     assert np.array_equal(arr, out)
+
+
+def test_huge_allocations_do_not_touch_ram_or_crash(acl):
+    import resource
+    acl.configure(device_memory=64 << 30)
+    acl.init(); acl.rt.set_device(0)
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    ptr, ret = acl.rt.malloc(6 << 30, 0)  # 6 GiB of simulated device memory
+    assert ret == 0
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < (256 << 20) // 1024
+    assert acl.rt.free(ptr) == 0
+    assert acl.rt.malloc_host(1 << 62) == (0, 207001)  # more than any machine has: refused, not a crash

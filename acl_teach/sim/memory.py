@@ -26,6 +26,7 @@ DEVICE_BASE = 0x1000_0000_0000_0000
 ALIGN = 0x200
 POISON = 0xA5  # written over freed memory so use-after-free shows
 UNINITIALISED = 0xCD  # fresh device memory is not zeroed on a real NPU either
+PATTERN_LIMIT = 16 << 20  # larger buffers skip the fill patterns: touching GBs of RAM could kill a kernel
 _KIND_NAMES = {0: "HOST_TO_HOST", 1: "HOST_TO_DEVICE", 2: "DEVICE_TO_HOST", 3: "DEVICE_TO_DEVICE",
                4: "DEFAULT"}
 _MEM_FLAGS = C.ACL_MEM_TYPE_LOW_BAND_WIDTH | C.ACL_MEM_TYPE_HIGH_BAND_WIDTH | \
@@ -86,17 +87,21 @@ class MemorySpace:
 
     # -- allocation -------------------------------------------------------------------------
     def allocate(self, size: int, on_device: bool, kind: str, device_id: int) -> Optional[Region]:
-        """A new allocation, or None when device memory is exhausted."""
+        """A new allocation, or None when device memory (or the host RAM behind it) is exhausted."""
         charged = self.charge(size)
         if on_device and self.device_used + charged > state().config.device_memory:
             return None
+        try:
+            array = np.empty(size, np.uint8)  # the OS maps pages lazily: untouched memory costs no RAM
+        except (MemoryError, ValueError):
+            return None
         if on_device:
+            if size <= PATTERN_LIMIT:
+                array.fill(UNINITIALISED)
             base = self._next_device
             self._next_device += (charged + ALIGN - 1) // ALIGN * ALIGN
             self.device_used += charged
-            array = np.full(size, UNINITIALISED, np.uint8)
         else:
-            array = np.empty(size, np.uint8)
             base = array.ctypes.data
         region = Region(base, size, kind, on_device, array, device_id=device_id)
         self.allocs[base] = region
@@ -110,7 +115,8 @@ class MemorySpace:
 
     def release(self, region: Region, by: str) -> None:
         """Free an allocation: poison it, forget it, remember the range for error messages."""
-        region.array.fill(POISON)
+        if region.size <= PATTERN_LIMIT:
+            region.array.fill(POISON)
         self.allocs.pop(region.base, None)
         self._bases.remove(region.base)
         if region.on_device and region.base >= DEVICE_BASE:
@@ -264,6 +270,8 @@ def malloc_host(size):
         if size == 0:
             return 0, fail(100000, api, "size is 0.")
         region = space().allocate(size, False, "host", 0)
+        if region is None:
+            return 0, fail(207001, api, f"cannot allocate {size} bytes of host memory.")
         state().ledger.add("host memory", region.base, f"{size} bytes", size=size)
         return region.base, 0
 
