@@ -64,11 +64,9 @@ def build_dataset(desc: Desc, kind: str = "input") -> Dataset:
 def release_dataset(ds: Dataset) -> Step:
     """destroy each data buffer -> destroy the dataset -> free each buffer's memory."""
     from .resources import Release
-    rec = Release(what=f"{ds.kind} dataset")
     if ds.released:
-        rec.released = False
-        rec.notes.append("this dataset was already released; nothing to do.")
-        return rec
+        return Release.nothing_to_do(f"{ds.kind} dataset", "this dataset was already released; nothing to do.")
+    rec = Release(what=f"{ds.kind} dataset")
     for buf in ds.buffers:
         if buf.data_buffer:
             rec.check("acl.destroy_data_buffer", buf.data_buffer)

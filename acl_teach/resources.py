@@ -47,6 +47,11 @@ class Release(Step):
     what: str = ""
     released: bool = True
 
+    @classmethod
+    def nothing_to_do(cls, what: str, why: str) -> "Release":
+        """A release that found its resource already gone (a re-run cell): says so, changes nothing."""
+        return cls(what=what, released=False, notes=[why])
+
 
 def init(config_path: Optional[str] = None) -> Init:
     """acl.init(); 100002 (already initialised, e.g. a re-run cell) is reported, not raised."""
@@ -99,11 +104,10 @@ def _undo(rec: Resources) -> None:
 
 def release_resources(res: Resources) -> Release:
     """destroy_stream -> destroy_context -> reset_device, in the documented order."""
-    rec = Release(what=f"device {res.device_id}")
     if res.released:
-        rec.released = False
-        rec.notes.append("these resources were already released; nothing to do.")
-        return rec
+        return Release.nothing_to_do(f"device {res.device_id}", "these resources were already released; "
+                                     "nothing to do.")
+    rec = Release(what=f"device {res.device_id}")
     if res.stream:
         rec.check("acl.rt.destroy_stream", res.stream)
     rec.check("acl.rt.destroy_context", res.context)

@@ -23,7 +23,7 @@ from .dataset import lookup_dataset
 from .memory import DEVICE_BASE, Region, space
 from .model import LoadedModel, get_model, models
 from .runtime import is_board
-from .state import fail, require_init, state
+from .state import fail, state
 from .streams import enqueue, resolve_stream
 
 
@@ -133,9 +133,6 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
 def execute(model_id, input_dataset, output_dataset):
     """Synchronous inference: returns when the outputs are in their buffers."""
     api = "acl.mdl.execute"
-    ret = require_init(api)
-    if ret:
-        return ret
     loaded, ret = get_model(api, model_id)
     if ret:
         return ret
@@ -150,9 +147,6 @@ def execute(model_id, input_dataset, output_dataset):
 def execute_async(model_id, input_dataset, output_dataset, stream):
     """Queue inference on ``stream``; outputs are valid after acl.rt.synchronize_stream."""
     api = "acl.mdl.execute_async"
-    ret = require_init(api)
-    if ret:
-        return ret
     loaded, ret = get_model(api, model_id)
     if ret:
         return ret
@@ -179,9 +173,6 @@ def execute_async(model_id, input_dataset, output_dataset, stream):
 
 
 def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[int], kind: str) -> int:
-    ret = require_init(api)
-    if ret:
-        return ret
     loaded, ret = get_model(api, model_id)
     if ret:
         return ret

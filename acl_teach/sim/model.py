@@ -59,7 +59,10 @@ def models() -> Models:
 
 
 def get_model(api: str, model_id: int) -> Tuple[Optional[LoadedModel], int]:
-    """(model, 0) or (None, 145003) for an id that is not loaded."""
+    """(model, 0); (None, 100001) before acl.init; (None, 145003) for an id that is not loaded."""
+    ret = require_init(api)
+    if ret:
+        return None, ret
     found = models().loaded.get(model_id)
     if found is not None:
         return found, 0
@@ -209,9 +212,6 @@ def query_size_from_mem(model_ptr, model_size):
 def unload(model_id):
     """Unload a model and free the memory the system gave it."""
     api = "acl.mdl.unload"
-    ret = require_init(api)
-    if ret:
-        return ret
     _, ret = get_model(api, model_id)
     if ret:
         return ret
