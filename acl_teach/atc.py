@@ -17,11 +17,12 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from . import dtypes, om
+from .sim.constants import ACL_DYNAMIC_TENSOR_NAME
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
          "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log")
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
-DYNAMIC_INPUT = "ascend_mbatch_shape_data"
+DYNAMIC_INPUT = ACL_DYNAMIC_TENSOR_NAME
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
 
 

@@ -7,12 +7,12 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, List
 
+from .atc import DYNAMIC_INPUT
 from .dataset import Dataset
 from .model import Desc, Model
 from .resources import Resources
 from .step import Step
 
-DYNAMIC_INPUT = "ascend_mbatch_shape_data"
 
 
 @dataclass(repr=False)

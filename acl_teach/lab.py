@@ -113,7 +113,7 @@ def check_input_array(array: Any, desc: Any, index: int = 0) -> Feedback:
     """Exercise 05: the preprocessed array has the input's dtype, shape and byte size."""
     t = _tensor(desc, "input", index)
     arr = np.asarray(array)
-    dims = [d for d in t.dims]
+    dims = list(t.dims)
     if arr.dtype != t.numpy_dtype:
         return Feedback(False, f"your array is {arr.dtype} ({arr.nbytes} bytes); input {t.name} is {t.type_name}: "
                         f"use .astype(np.{t.numpy_dtype}) so it is {t.size} bytes.")

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import List, Optional
 
 import numpy as np
 
@@ -48,13 +48,12 @@ class TensorInfo:
     @property
     def size_arithmetic(self) -> str:
         """How the size follows from dims and type, e.g. '1 x 3 x 224 x 224 x 2 bytes (ACL_FLOAT16) = 301056'."""
-        dims = [d for d in self.dims]
         try:
             item = dtypes.itemsize(self.data_type)
         except KeyError:
             return f"{self.size} bytes"
-        shown = " x ".join(str(d) for d in dims)
-        note = " (largest gear)" if -1 in dims else ""
+        shown = " x ".join(str(d) for d in self.dims)
+        note = " (largest gear)" if -1 in self.dims else ""
         return f"{shown} x {item} bytes ({self.type_name}) = {self.size}{note}"
 
     def row(self) -> str:
@@ -187,10 +186,3 @@ def unload_model(model: Model, desc: Optional[Desc] = None) -> Step:
     _free_user_memory(rec, model)
     return rec
 
-
-def describe(desc: Desc) -> Dict[str, Any]:
-    """The desc as plain data (for JSON and widgets)."""
-    as_dict = lambda t: {"index": t.index, "name": t.name, "dims": t.dims, "data_type": t.type_name,  # noqa
-                         "format": dtypes.format_name(t.format), "size": t.size}
-    return {"inputs": [as_dict(t) for t in desc.inputs], "outputs": [as_dict(t) for t in desc.outputs],
-            "dynamic_batch": desc.dynamic_batch, "dynamic_hw": desc.dynamic_hw}

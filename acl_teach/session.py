@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional
 
 from . import assets, backend, images, om, resources
 from .dataset import build_dataset, release_dataset
-from .execute import execute, execute_async, set_batch, synchronize
+from .execute import DYNAMIC_INPUT, execute, execute_async, set_batch, synchronize
 from .model import load_model, query_desc, unload_model
 from .results import TopK, top_k
 from .step import Step
@@ -102,7 +102,7 @@ class Session:
     def check_image_model(self) -> None:
         """The model must take one image tensor (N,3,H,W or N,H,W,3), else say why it cannot classify."""
         first = self.desc.inputs[0]
-        real_inputs = [t for t in self.desc.inputs if t.name != "ascend_mbatch_shape_data"]
+        real_inputs = [t for t in self.desc.inputs if t.name != DYNAMIC_INPUT]
         channels = first.dims[1] if first.format != 1 else (first.dims[3] if len(first.dims) == 4 else 0)
         if len(real_inputs) != 1 or len(first.dims) != 4 or channels != 3 or first.data_type not in (0, 1):
             raise ValueError(f"{self.model_path} does not take one image: its inputs are "

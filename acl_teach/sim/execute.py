@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from .. import dtypes
-from ..atc import DYNAMIC_INPUT
+from .constants import ACL_DYNAMIC_TENSOR_NAME as DYNAMIC_INPUT
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer
 from .dataset import lookup_dataset
