@@ -10,17 +10,19 @@ Every step returns a record; ``record.code()`` shows the pyACL calls it made.
 """
 from .backend import use
 from .dataset import Dataset, build_dataset, release_dataset
-from .errors import AclError, explain
+from .spec.errors import AclError, explain
 from .execute import execute, execute_async, run_callbacks, set_batch, synchronize
 from .model import Desc, Model, load_model, query_desc, unload_model
-from .images import ImageError, load_image, preprocess
+from .toolchain.images import ImageError, load_image, preprocess
 from .resources import Resources, finalize, init, release_resources, request_resources
 from .results import TopK, top_k
 from .session import Session
+from .state import reset
+from . import models  # noqa: F401  (at.models.default_om() … for the active backend)
 from .transfer import copy_to_device, unpack_outputs
 
 __version__ = "0.1.0"
 __all__ = ["use", "init", "request_resources", "load_model", "query_desc", "build_dataset", "copy_to_device",
            "execute", "execute_async", "synchronize", "set_batch", "run_callbacks", "unpack_outputs", "top_k",
            "release_dataset", "unload_model", "release_resources", "finalize", "Session", "AclError",
-           "ImageError", "explain", "load_image", "preprocess", "Resources", "Model", "Desc", "Dataset", "TopK"]
+           "ImageError", "explain", "reset", "models", "load_image", "preprocess", "Resources", "Model", "Desc", "Dataset", "TopK"]

@@ -54,3 +54,12 @@ def name() -> str:
     """'sim' or 'npu'."""
     acl()
     return _name
+
+
+def inspector() -> ModuleType:
+    """How widgets and the lab look inside: ``acl_teach.sim.inspect``, or documented calls on a board."""
+    if name() == "sim":
+        from .sim import inspect
+        return inspect
+    from . import board_inspect
+    return board_inspect

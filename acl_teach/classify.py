@@ -10,7 +10,7 @@ import os
 import sys
 from typing import List, Optional, TextIO
 
-from .images import ImageError
+from .toolchain.images import ImageError
 from .session import Session
 
 IMAGE_EXTENSIONS = (".jpg", ".jpeg", ".png", ".bmp", ".gif", ".tif", ".tiff", ".webp")
@@ -39,13 +39,13 @@ def _progress(err: TextIO, i: int, n: int, name: str) -> None:
 
 def run(paths: List[str], model: Optional[str] = None, backend_name: Optional[str] = None, use_async: bool = False,
         k: int = 5, show_trace: bool = False, as_json: bool = False, out: TextIO = sys.stdout,
-        err: TextIO = sys.stderr) -> int:
+        err: TextIO = sys.stderr, recipe: Optional[str] = None) -> int:
     """Classify ``paths``; print results; return the exit code."""
     images = expand(paths)
     if not images:
         raise ValueError(f"no images found in {' '.join(paths)}")
     failures = 0
-    session = Session(model, backend_name=backend_name)
+    session = Session(model, backend_name=backend_name, recipe=recipe)
     with session:
         if not as_json:
             out.write(f"model: {session.model_path}\nbackend: {_backend()}, run mode {session.resources.run_mode}\n")

@@ -9,7 +9,8 @@ import os
 import sys
 from typing import List, Optional
 
-from . import errors
+from .spec import errors
+from .toolchain import assets
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples")
 
@@ -38,28 +39,27 @@ def cmd_explain(opts: argparse.Namespace) -> int:
 
 def cmd_demo(opts: argparse.Namespace) -> int:
     """The main job: classify the shipped photos with the embedded default on the simulator."""
-    from . import assets
     opts.paths = [os.path.join(assets.data_dir(), "images")]
     opts.model, opts.backend, opts.use_async, opts.top, opts.trace, opts.json = None, "sim", False, 5, False, False
+    opts.recipe = None
     return cmd_classify(opts)
 
 
 def cmd_classify(opts: argparse.Namespace) -> int:
     """The full flow on every image."""
     from . import classify
-    from .errors import AclError
     try:
-        return classify.run(opts.paths, opts.model, opts.backend, opts.use_async, opts.top, opts.trace, opts.json)
-    except AclError as exc:
+        return classify.run(opts.paths, opts.model, opts.backend, opts.use_async, opts.top, opts.trace, opts.json,
+                            recipe=opts.recipe)
+    except errors.AclError as exc:
         raise UserError(exc.message().replace("\n", " |")) from None
-    except (FileNotFoundError, ValueError, RuntimeError) as exc:
+    except (FileNotFoundError, ValueError, RuntimeError) as exc:  # incl. RecipeError, ToolchainError
         raise UserError(str(exc)) from None
 
 
 def cmd_desc(opts: argparse.Namespace) -> int:
     """Print every acl.mdl.get_* value of a model."""
     from . import model, resources
-    from .errors import AclError
     if not os.path.isfile(opts.model):
         raise UserError(f"model {opts.model!r} does not exist")
     try:
@@ -67,7 +67,7 @@ def cmd_desc(opts: argparse.Namespace) -> int:
         res = resources.request_resources(0, stream=False)
         m = model.load_model(opts.model)
         d = model.query_desc(m)
-    except AclError as exc:
+    except errors.AclError as exc:
         raise UserError(exc.message().replace("\n", " |")) from None
     print(f"model {opts.model} (model_id {m.model_id})")
     print(d.table())
@@ -83,17 +83,16 @@ def cmd_lab(opts: argparse.Namespace) -> int:
     """Start JupyterLab on the notebooks."""
     import shutil
     import subprocess
-    from . import assets
     exe = shutil.which("jupyter")
     if exe is None:
         raise UserError("JupyterLab is not installed: pip install jupyterlab (make test installs it into .venv)")
-    folder = os.path.join(os.path.dirname(assets.data_dir()), "notebooks")
+    folder = assets.notebooks_dir()
     return subprocess.call([exe, "lab", f"--notebook-dir={folder}"])
 
 
 def cmd_fetch(opts: argparse.Namespace) -> int:
     """Download an optional model (the only command that uses the network)."""
-    from .fetch import FetchError, fetch_resnet50
+    from .toolchain.fetch import FetchError, fetch_resnet50
     try:
         path = fetch_resnet50(opts.url, force=opts.force)
     except FetchError as exc:
@@ -126,6 +125,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=5, metavar="K")
     p.add_argument("--trace", action="store_true", help="print the pyACL calls")
     p.add_argument("--json", action="store_true", help="one JSON object per image per line")
+    p.add_argument("--recipe", default=None, help="preprocessing for a model without a .recipe.json beside it: "
+                   "efficientnet-lite, caffe-resnet50, imagenet-onnx, or a .recipe.json path")
     p.set_defaults(func=cmd_classify)
     p = sub.add_parser("desc", help="print a model's desc (every acl.mdl.get_* value)")
     p.add_argument("model")
@@ -140,7 +141,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     rest = argv[1:] if argv[:1] == ["--debug"] else argv
     if rest[:1] == ["atc"]:  # ATC's own flag syntax: hand the words over untouched
-        from . import atc
+        from .toolchain import atc
         return atc.run(rest[1:])
     parser = build_parser()
     opts = parser.parse_args(argv)

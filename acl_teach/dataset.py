@@ -10,9 +10,8 @@ from dataclasses import dataclass, field
 from typing import List
 
 from .model import Desc
+from .spec.constants import ACL_MEM_MALLOC_HUGE_FIRST
 from .step import Step
-
-ACL_MEM_MALLOC_HUGE_FIRST = 0
 
 
 @dataclass

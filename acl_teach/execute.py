@@ -7,7 +7,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, List
 
-from .atc import DYNAMIC_INPUT
+from .spec.constants import ACL_CALLBACK_BLOCK, ACL_DYNAMIC_TENSOR_NAME as DYNAMIC_INPUT
 from .dataset import Dataset
 from .model import Desc, Model
 from .resources import Resources
@@ -101,7 +101,7 @@ def run_callbacks(resources: Resources, work: Callable[[Callable[[Any], None]], 
     try:
         rec.check("acl.rt.subscribe_report", rec.thread_id, resources.stream)
         try:
-            work(lambda user_data: rec.check("acl.rt.launch_callback", rec.delivered.append, user_data, 1,
+            work(lambda user_data: rec.check("acl.rt.launch_callback", rec.delivered.append, user_data, ACL_CALLBACK_BLOCK,
                                              resources.stream))
             rec.check("acl.rt.synchronize_stream", resources.stream)
         finally:

@@ -12,7 +12,8 @@ from typing import Any, Dict, List, Sequence
 
 import numpy as np
 
-from . import backend, dtypes
+from . import backend, state
+from .spec import dtypes
 
 
 @dataclass
@@ -32,12 +33,9 @@ class Feedback:
 def setup(quiet: bool = True) -> ModuleType:
     """Pick the backend (real pyACL if present, else a fresh simulator registered as ``acl``); return it."""
     name = backend.use("auto")
-    if name == "sim":
-        from . import resources, sim, trace
-        sim.reset(sim.Config(explain=not quiet))
-        sim.install(force=True)
-        resources._live.clear()
-        trace.forget_names()
+    state.reset(simulator=False)
+    backend.inspector().reset(explain=not quiet)
+    backend.inspector().install()
     module = backend.acl()
     print(f"backend: {'real pyACL on an Ascend NPU' if name == 'npu' else 'acl-teach simulator'}, "
           f"SoC {module.get_soc_name()}")
@@ -128,7 +126,7 @@ def check_input_array(array: Any, desc: Any, index: int = 0) -> Feedback:
 
 def check_execute_ret(ret: int) -> Feedback:
     """Exercise 06: what an execute returned."""
-    from .errors import explain
+    from .spec.errors import explain
     if ret == 0:
         return Feedback(True, "execute returned 0: the outputs are in their device buffers.")
     info = explain(ret)
@@ -206,8 +204,8 @@ def check_desc_answer(answer: Dict[str, Any], desc: Any) -> Feedback:
 
 def ledger_summary() -> str:
     """'N live resource(s): kinds…' on the simulator (for the end of each notebook)."""
-    if backend.name() != "sim":
+    found = backend.inspector().live(include_init=True)
+    if found is None:
         return "the ledger exists only on the simulator"
-    from . import sim
-    live = [e.kind for e in sim.ledger()]
+    live = [e.kind for e in found]
     return f"{len(live)} live resource(s)" + (f": {', '.join(live)}" if live else "")

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 import numpy as np
 
-from . import assets, dtypes
+from .spec import dtypes
+from .spec.constants import ACL_MEM_MALLOC_HUGE_FIRST
 from .step import Step
 
 HOW = ("file", "mem", "file_with_mem", "mem_with_mem")
@@ -99,11 +100,12 @@ def _read_file(path: str) -> bytes:
                                 f"`acl-teach atc` or pass the path of an .om file.") from None
 
 
-def load_model(path: Optional[str] = None, how: str = "file") -> Model:
+def load_model(path: str, how: str = "file") -> Model:
     """Load an offline model: 'file', 'mem', or with your own work/weight memory ('*_with_mem')."""
     if how not in HOW:
         raise ValueError(f"how must be one of {HOW}")
-    path = path or assets.best_om()
+    if not isinstance(path, str) or not path:
+        raise ValueError("load_model needs the path of an .om file, e.g. at.models.default_om()")
     rec = Model(path=path, how=how)
     data = _read_file(path) if how.startswith("mem") else b""
     if how.endswith("with_mem"):
@@ -112,8 +114,8 @@ def load_model(path: Optional[str] = None, how: str = "file") -> Model:
         else:
             rec.work_size, rec.weight_size, _ = rec.check("acl.mdl.query_size_from_mem",
                                                           rec.call("acl.util.bytes_to_ptr", data), len(data))
-        rec.work_ptr, _ = rec.check("acl.rt.malloc", rec.work_size, 0)
-        rec.weight_ptr, _ = rec.check("acl.rt.malloc", rec.weight_size, 0)
+        rec.work_ptr, _ = rec.check("acl.rt.malloc", rec.work_size, ACL_MEM_MALLOC_HUGE_FIRST)
+        rec.weight_ptr, _ = rec.check("acl.rt.malloc", rec.weight_size, ACL_MEM_MALLOC_HUGE_FIRST)
     try:
         if how == "file":
             rec.model_id, _ = rec.check("acl.mdl.load_from_file", path)
@@ -186,3 +188,41 @@ def unload_model(model: Model, desc: Optional[Desc] = None) -> Step:
     _free_user_memory(rec, model)
     return rec
 
+
+
+@dataclass(repr=False)
+class TensorQuery(Step):
+    """Every acl.mdl.get_* value for one input or output, each from a recorded call (what DescExplorer shows)."""
+
+    kind: str = "input"
+    index: int = 0
+    values: Dict[str, Any] = field(default_factory=dict)
+
+
+def query_tensor(desc: Desc, kind: str, index: int) -> TensorQuery:
+    """name, index_by_name, dims (v2 / current), data type, format, size and the gears of one tensor."""
+    if kind not in ("input", "output"):
+        raise ValueError("kind must be 'input' or 'output'")
+    rec, d = TensorQuery(kind=kind, index=index), desc.model_desc
+    dims, _ = rec.check(f"acl.mdl.get_{kind}_dims", d, index)
+    name = rec.call(f"acl.mdl.get_{kind}_name_by_index", d, index)
+    size = rec.call(f"acl.mdl.get_{kind}_size_by_index", d, index)
+    dtype = rec.call(f"acl.mdl.get_{kind}_data_type", d, index)
+    fmt = rec.call(f"acl.mdl.get_{kind}_format", d, index)
+    found, _ = rec.check(f"acl.mdl.get_{kind}_index_by_name", d, name)
+    info = TensorInfo(index, name, list(dims.get("dims", [])), dtype, fmt, size)
+    rec.values = {"name": name, "index": index, "index_by_name": found, "dims": info.dims,
+                  "data_type": f"{dtype} ({dtypes.type_name(dtype)})",
+                  "format": f"{fmt} ({dtypes.format_name(fmt)})", "size": size,
+                  "size_arithmetic": info.size_arithmetic}
+    if kind == "input":
+        dims_v2, _ = rec.check("acl.mdl.get_input_dims_v2", d, index)
+        rec.values["dims_v2"] = list(dims_v2.get("dims", []))
+    else:
+        cur, _ = rec.check("acl.mdl.get_cur_output_dims", d, index)
+        rec.values["cur_output_dims"] = list(cur.get("dims", []))
+    batch, _ = rec.check("acl.mdl.get_dynamic_batch", d)
+    hw, _ = rec.check("acl.mdl.get_dynamic_hw", d, -1)
+    rec.values["dynamic_batch"] = list(batch.get("batch", []))
+    rec.values["dynamic_hw"] = [list(g) for g in hw.get("hw", [])]
+    return rec

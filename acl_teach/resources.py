@@ -8,13 +8,15 @@ that says so.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Dict, Optional
+from typing import Optional
 
 from . import trace
+from .spec.constants import ACL_DEVICE, ACL_HOST
+from .spec.errors import ACL_ERROR_REPEAT_FINALIZE, ACL_ERROR_REPEAT_INITIALIZE
+from .state import current
 from .step import Step
 
-RUN_MODES = {0: "ACL_DEVICE", 1: "ACL_HOST"}
-_live: Dict[int, "Resources"] = {}
+RUN_MODES = {ACL_DEVICE: "ACL_DEVICE", ACL_HOST: "ACL_HOST"}
 
 
 @dataclass(repr=False)
@@ -56,8 +58,8 @@ class Release(Step):
 def init(config_path: Optional[str] = None) -> Init:
     """acl.init(); 100002 (already initialised, e.g. a re-run cell) is reported, not raised."""
     rec = Init()
-    ret = rec.check("acl.init", *([config_path] if config_path else []), ok=(0, 100002))
-    if ret == 100002:
+    ret = rec.check("acl.init", *([config_path] if config_path else []), ok=(0, ACL_ERROR_REPEAT_INITIALIZE))
+    if ret == ACL_ERROR_REPEAT_INITIALIZE:
         rec.already_initialised = True
         rec.notes.append("acl.init returned 100002 ACL_ERROR_REPEAT_INITIALIZE: this process is already "
                          "initialised (a re-run cell?). Safe to continue.")
@@ -73,7 +75,7 @@ def _still_valid(res: Resources) -> bool:
 
 def request_resources(device_id: int = 0, stream: bool = True) -> Resources:
     """set_device -> create_context -> create_stream -> get_run_mode (reuses live ones for the device)."""
-    old = _live.get(device_id)
+    old = live_for(device_id)
     if old is not None and _still_valid(old):
         old.notes.append("reused the live resources of this device; call release_resources() first to get "
                          "fresh ones.")
@@ -89,8 +91,13 @@ def request_resources(device_id: int = 0, stream: bool = True) -> Resources:
     except Exception:
         _undo(rec)
         raise
-    _live[device_id] = rec
+    current().live[device_id] = rec
     return rec
+
+
+def live_for(device_id: int) -> Optional[Resources]:
+    """The resources request_resources made for ``device_id`` and nobody released yet, if any."""
+    return current().live.get(device_id)
 
 
 def _undo(rec: Resources) -> None:
@@ -113,18 +120,17 @@ def release_resources(res: Resources) -> Release:
     rec.check("acl.rt.destroy_context", res.context)
     rec.check("acl.rt.reset_device", res.device_id)
     res.released = True
-    if _live.get(res.device_id) is res:
-        del _live[res.device_id]
+    if current().live.get(res.device_id) is res:
+        del current().live[res.device_id]
     return rec
 
 
 def finalize() -> Release:
     """acl.finalize(); a repeated finalize (100037) is reported, not raised."""
     rec = Release(what="acl")
-    ret = rec.check("acl.finalize", ok=(0, 100037))
-    if ret == 100037:
+    ret = rec.check("acl.finalize", ok=(0, ACL_ERROR_REPEAT_FINALIZE))
+    if ret == ACL_ERROR_REPEAT_FINALIZE:
         rec.released = False
         rec.notes.append("acl.finalize returned 100037 ACL_ERROR_REPEAT_FINALIZE: already finalised.")
-    _live.clear()
-    trace.forget_names()
+    current().clear()
     return rec

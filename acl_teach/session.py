@@ -6,18 +6,19 @@
 """
 from __future__ import annotations
 
-import json
 import os
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Union
 
-from . import assets, backend, images, om, resources
+from . import backend, models, resources
 from .dataset import build_dataset, release_dataset
-from .execute import DYNAMIC_INPUT, execute, execute_async, set_batch, synchronize
+from .execute import execute, execute_async, set_batch, synchronize
 from .model import load_model, query_desc, unload_model
 from .results import TopK, top_k
+from .spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FLOAT, ACL_FLOAT16, ACL_FORMAT_NHWC
 from .step import Step
+from .toolchain import images, recipes
 from .transfer import copy_to_device, unpack_outputs
 
 
@@ -30,27 +31,13 @@ class Result:
     timings_ms: Dict[str, float] = field(default_factory=dict)
 
 
-def recipe_for(model_path: str) -> Dict[str, Any]:
-    """The model's preprocessing recipe: from a simulator OM header, a .recipe.json beside it, or the default."""
-    sidecar = os.path.splitext(model_path)[0] + ".recipe.json"
-    if os.path.isfile(sidecar):
-        with open(sidecar, encoding="utf-8") as fh:
-            return json.load(fh)
-    try:
-        header = om.read(model_path).header
-        if header.get("recipe"):
-            return header["recipe"]
-    except om.OmError:
-        pass
-    return images.EFFICIENTNET_LITE
-
-
 class Session:
     """init -> resources -> load -> desc -> datasets; ``close()`` undoes them in order."""
 
     def __init__(self, model: Optional[str] = None, device_id: int = 0, backend_name: Optional[str] = None,
-                 how: str = "file", labels: Optional[List[str]] = None) -> None:
-        self.model_path, self.device_id, self.how = model, device_id, how
+                 how: str = "file", labels: Optional[List[str]] = None,
+                 recipe: Union[str, Dict[str, Any], None] = None) -> None:
+        self.model_path, self.device_id, self.how, self.recipe = model, device_id, how, recipe
         self.backend_name = backend_name
         self.labels = labels
         self.steps: List[Step] = []
@@ -69,25 +56,33 @@ class Session:
         """Run the set-up steps (releasing what was made if one fails)."""
         if self.backend_name:
             backend.use(self.backend_name)
-        self.model_path = self.model_path or assets.best_om()
-        if not os.path.isfile(self.model_path):
-            raise FileNotFoundError(f"model {self.model_path!r} does not exist")
-        self.recipe = recipe_for(self.model_path)
-        if self.labels is None:
-            self.labels = assets.labels()
+        if self.model_path is not None:
+            self._check_model()
         try:
             self.init = self._timed("init", resources.init)
-            earlier = resources._live.get(self.device_id)
+            if self.model_path is None:  # after init: a board's SoC name picks the OM
+                self.model_path = models.best_om()
+                self._check_model()
+            earlier = resources.live_for(self.device_id)
             self.resources = self._timed("init", resources.request_resources, self.device_id)
             self._owns_resources = self.resources is not earlier  # never release the learner's own
             self.model = self._timed("load", load_model, self.model_path, self.how)
             self.desc = self._timed("load", query_desc, self.model)
             self.inputs = self._timed("load", build_dataset, self.desc, "input")
             self.outputs = self._timed("load", build_dataset, self.desc, "output")
+            if self.image_problem() is None:  # refuse now, not at the first image, when the recipe is unknown
+                self.recipe = recipes.resolve(self.recipe, self.model_path)
         except BaseException:
             self.close()
             raise
         return self
+
+    def _check_model(self) -> None:
+        """The model file exists and its recipe is known (never a silent guess)."""
+        if not os.path.isfile(self.model_path):
+            raise FileNotFoundError(f"model {self.model_path!r} does not exist")
+        if self.labels is None:
+            self.labels = models.labels()
 
     def __enter__(self) -> "Session":
         return self.open()
@@ -101,22 +96,32 @@ class Session:
 
     def check_image_model(self) -> None:
         """The model must take one image tensor (N,3,H,W or N,H,W,3), else say why it cannot classify."""
+        problem = self.image_problem()
+        if problem:
+            raise ValueError(problem)
+
+    def image_problem(self) -> Optional[str]:
+        """Why this model cannot classify an image, or None when it can."""
         first = self.desc.inputs[0]
-        real_inputs = [t for t in self.desc.inputs if t.name != DYNAMIC_INPUT]
-        channels = first.dims[1] if first.format != 1 else (first.dims[3] if len(first.dims) == 4 else 0)
-        if len(real_inputs) != 1 or len(first.dims) != 4 or channels != 3 or first.data_type not in (0, 1):
-            raise ValueError(f"{self.model_path} does not take one image: its inputs are "
-                             f"{[(t.name, t.dims, t.type_name) for t in real_inputs]}; classify needs a single "
-                             f"float input of shape N x 3 x H x W (NCHW) or N x H x W x 3 (NHWC).")
+        real_inputs = [t for t in self.desc.inputs if t.name != ACL_DYNAMIC_TENSOR_NAME]
+        nhwc = first.format == ACL_FORMAT_NHWC
+        channels = first.dims[1] if not nhwc else (first.dims[3] if len(first.dims) == 4 else 0)
+        if len(real_inputs) != 1 or len(first.dims) != 4 or channels != 3 or \
+                first.data_type not in (ACL_FLOAT, ACL_FLOAT16):
+            return (f"{self.model_path} does not take one image: its inputs are "
+                    f"{[(t.name, t.dims, t.type_name) for t in real_inputs]}; classify needs a single "
+                    f"float input of shape N x 3 x H x W (NCHW) or N x H x W x 3 (NHWC).")
+        return None
 
     def classify(self, image: Any, k: int = 5, use_async: bool = False) -> Result:
         """Preprocess -> H2D -> execute -> D2H -> top-k, with per-stage timings."""
         self.check_image_model()
+        self.recipe = recipes.resolve(self.recipe, self.model_path)
         t: Dict[str, float] = {}
         t0 = time.perf_counter()
         first = self.desc.inputs[0]
         tensor = images.preprocess(image, self.recipe, self.input_dims(), first.numpy_dtype,
-                                       "NHWC" if first.format == 1 else "NCHW")
+                                   "NHWC" if first.format == ACL_FORMAT_NHWC else "NCHW")
         t["preprocess"] = 1000 * (time.perf_counter() - t0)
         t0 = time.perf_counter()
         self.steps.append(copy_to_device(tensor, self.inputs, 0, self.resources, self.desc))

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, List
 
 from . import trace
-from .errors import AclError
+from .spec.errors import AclError
 
 
 @dataclass
@@ -69,7 +69,7 @@ class Step:
 
 def _readable(value: Any) -> Any:
     if trace.is_address(value):
-        return trace._names.get(value, "0x…")
+        return trace.name_of(value)
     if isinstance(value, Step):
         return type(value).__name__
     if isinstance(value, list) and value and isinstance(value[0], Step):

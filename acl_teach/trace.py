@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Dict, List, Tuple
 
 from . import backend
+from .state import current
 
 # result variable names of the calls that create things
 RESULT_NAMES = {
@@ -28,8 +29,6 @@ RESULT_NAMES = {
 }
 HANDLE_RESULTS = {"context", "stream", "dev_ptr", "host_ptr", "model_desc", "dataset", "data_buffer", "ptr",
                   "thread_id"}
-_names: Dict[int, str] = {}
-_counts: Dict[str, int] = {}
 
 
 @dataclass
@@ -65,8 +64,9 @@ def is_address(value: Any) -> bool:
 
 
 def _literal(value: Any) -> str:
-    if isinstance(value, int) and value in _names:
-        return _names[value]
+    names = current().names
+    if isinstance(value, int) and value in names:
+        return names[value]
     if isinstance(value, bytes):
         return "data"
     if isinstance(value, (list, tuple)):
@@ -85,7 +85,7 @@ def _shown(result: Any) -> str:
     if isinstance(result, tuple):
         return "(" + ", ".join(_shown(r) for r in result) + ")"
     if is_address(result):
-        return _names.get(result, hex(result))
+        return current().names.get(result, hex(result))
     text = repr(result)
     return text if len(text) < 80 else text[:77] + "..."
 
@@ -95,14 +95,14 @@ def _name_results(api: str, result: Any) -> Tuple[str, ...]:
     if not names:
         return ()
     values = result if isinstance(result, tuple) else (result,)
-    out = []
+    out, st = [], current()
     for name, value in zip(names, values):
         if name in HANDLE_RESULTS and isinstance(value, int) and value:
-            if value not in _names:
-                n = _counts.get(name, 0)
-                _counts[name] = n + 1
-                _names[value] = name if n == 0 else f"{name}_{n}"
-            out.append(_names[value])
+            if value not in st.names:
+                n = st.counts.get(name, 0)
+                st.counts[name] = n + 1
+                st.names[value] = name if n == 0 else f"{name}_{n}"
+            out.append(st.names[value])
         else:
             out.append(name)
     return tuple(out)
@@ -127,8 +127,12 @@ def call(calls: List[Call], api: str, *args: Any) -> Any:
 
 def forget_names() -> None:
     """Start naming handles afresh (after finalize)."""
-    _names.clear()
-    _counts.clear()
+    current().forget_names()
+
+
+def name_of(handle: int, default: str = "0x…") -> str:
+    """The variable name printed code uses for ``handle``."""
+    return current().names.get(handle, default)
 
 
 def as_python(calls: List[Call]) -> str:

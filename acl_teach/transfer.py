@@ -12,13 +12,14 @@ from typing import List, Optional, Union
 
 import numpy as np
 
-from . import dtypes
+from .spec import dtypes
+from .spec.constants import (ACL_MEMCPY_DEVICE_TO_DEVICE as D2D, ACL_MEMCPY_DEVICE_TO_HOST as D2H,
+                             ACL_MEMCPY_HOST_TO_DEVICE as H2D)
 from .dataset import Dataset
 from .model import Desc
 from .resources import Resources
 from .step import Step
 
-H2D, D2H, D2D = 1, 2, 3
 KIND_NAMES = {H2D: "ACL_MEMCPY_HOST_TO_DEVICE", D2H: "ACL_MEMCPY_DEVICE_TO_HOST", D2D: "ACL_MEMCPY_DEVICE_TO_DEVICE"}
 
 

@@ -17,7 +17,8 @@ from PIL import Image, ImageOps
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-from acl_teach import assets, classify  # noqa: E402
+from acl_teach import classify  # noqa: E402
+from acl_teach.toolchain import assets  # noqa: E402
 from acl_teach import sim  # noqa: E402
 
 

@@ -9,28 +9,26 @@ if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
 from acl_teach import sim  # noqa: E402
+from acl_teach.sim import inspect as sim_inspect  # noqa: E402
 from helpers import build, make_onnx  # noqa: E402,F401
 
 
 @pytest.fixture
 def acl():
     """The simulator as ``acl``, in a fresh state, host run mode."""
-    sim.reset(sim.Config())
+    sim_inspect.reset()
     yield sim
-    sim.reset(sim.Config())
+    sim_inspect.reset()
 
 
 @pytest.fixture
 def step_api(acl):
     """The step API on a fresh simulator, with no resources or handle names left from earlier tests."""
     import acl_teach as at
-    from acl_teach import resources, trace
     at.use("sim")
-    resources._live.clear()
-    trace.forget_names()
+    at.reset()
     yield at
-    resources._live.clear()
-    trace.forget_names()
+    at.reset()
 
 
 @pytest.fixture
@@ -60,7 +58,7 @@ def default_om(tmp_path_factory):
     old = os.environ.get("ACL_TEACH_CACHE")
     os.environ["ACL_TEACH_CACHE"] = str(cache)
     try:
-        from acl_teach import assets as models
+        from acl_teach.toolchain import assets as models
         yield models.default_om()
     finally:
         if old is None:

@@ -30,7 +30,7 @@ def make_onnx(path, dynamic=None):
 
 def build(onnx_path, out, *flags):
     """Run the ATC emulator; return the .om path."""
-    from acl_teach import atc
+    from acl_teach.toolchain import atc
     argv = [f"--model={onnx_path}", "--framework=5", f"--output={out}", "--soc_version=Ascend310", *flags]
     path, _ = atc.build(atc.parse_flags(argv))
     return path

@@ -3,7 +3,8 @@ import io
 
 import pytest
 
-from acl_teach import atc, om
+from acl_teach.spec import om
+from acl_teach.toolchain import atc
 from helpers import build, make_onnx
 
 

@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 import acl_teach as at
-from acl_teach import classify, cli, images, resources, trace
+from acl_teach import classify, cli, resources, trace
+from acl_teach.toolchain import images
 from helpers import ROOT
 
 COFFEE = os.path.join(ROOT, "data", "images", "coffee.png")
@@ -71,7 +72,7 @@ def test_missing_file_and_directory():
 
 def test_classify_reports_bad_images_and_carries_on(odd_images, default_om, acl):
     at.use("sim")
-    resources._live.clear()
+    at.reset(simulator=False)
     folder, files = odd_images
     out, err = io.StringIO(), io.StringIO()
     code = classify.run([str(folder)], default_om, "sim", as_json=True, out=out, err=err)
@@ -123,8 +124,7 @@ def test_cli_classify_json_trace_and_exit_code(default_om):
 
 def test_cli_desc(default_om, capsys):
     at.use("sim")
-    resources._live.clear()
-    trace.forget_names()
+    at.reset(simulator=False)
     assert cli.main(["desc", default_om]) == 0
     out = capsys.readouterr().out
     assert "data" in out and "[1, 3, 224, 224]" in out and "ACL_FLOAT16" in out and "301056" in out

@@ -6,7 +6,8 @@ import sys
 
 import pytest
 
-from acl_teach import cli, errors
+from acl_teach import cli
+from acl_teach.spec import errors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

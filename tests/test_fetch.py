@@ -6,7 +6,9 @@ import threading
 import numpy as np
 import pytest
 
-from acl_teach import cli, fetch, om
+from acl_teach import cli
+from acl_teach.spec import om
+from acl_teach.toolchain import fetch
 
 
 def resnet_like(path, input_name="actual_input_1"):
@@ -72,7 +74,7 @@ def test_fetch_downloads_checks_and_builds_the_om(server, tmp_path):
     header = om.read(path).header
     assert header["inputs"][0]["name"] == "actual_input_1" and header["inputs"][0]["size"] == 602112
     assert header["outputs"][0]["size"] == 4000 and header["recipe"]["output"] == "logits"
-    from acl_teach import assets as models
+    from acl_teach.toolchain import assets as models
     assert models.best_om() == path
     # cached: no second download
     n = len(RangeHandler.requests)

@@ -203,7 +203,7 @@ def test_board_mode_copies_device_to_device(steps):
 
 
 def test_dynamic_batch_via_steps(steps):
-    from acl_teach import assets
+    from acl_teach.toolchain import assets
     at.init()
     res = at.request_resources(0)
     m = at.load_model(assets.dynamic_batch_om())
@@ -305,7 +305,7 @@ def test_session_does_not_release_the_learners_own_resources(steps):
 
 
 def test_session_on_a_dynamic_batch_model_async(steps):
-    from acl_teach import assets
+    from acl_teach.toolchain import assets
     with at.Session(assets.dynamic_batch_om()) as s:
         result = s.classify("data/images/coffee.png", use_async=True)
         assert result.topk.top[0].index == 967

@@ -60,7 +60,7 @@ def test_desc_explorer_changes_with_the_choice(flow):
 
 
 def test_desc_explorer_on_a_dynamic_batch_model(flow):
-    from acl_teach import assets
+    from acl_teach.toolchain import assets
     m = at.load_model(assets.dynamic_batch_om())
     ex = DescExplorer(m)
     assert ex.fields["dims"] == [-1, 3, 224, 224] and ex.fields["dynamic_batch"] == [1, 2, 4, 8]
@@ -77,7 +77,7 @@ def test_dims_view(flow):
 
 
 def test_top5_view_bars(flow):
-    from acl_teach import assets
+    from acl_teach.toolchain import assets
     rec = at.top_k(np.eye(1, 1000, 967)[0] * 0.9 + 0.0001, 5, assets.labels())
     view = Top5View(rec, image="data/images/coffee.png")
     assert len(view.bars) == 5 and view.bars[0][0] == "967 espresso"

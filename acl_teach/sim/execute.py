@@ -15,7 +15,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
-from .. import dtypes
+from ..spec import dtypes
 from .constants import ACL_DYNAMIC_TENSOR_NAME as DYNAMIC_INPUT
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple
 
-from .. import om
+from ..spec import om
 from ._args import binding
 from .memory import DEVICE_BASE, Region, space
 from .runtime import current_context, current_device_id, is_board

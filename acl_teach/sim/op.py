@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-from .. import dtypes
+from ..spec import dtypes
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer
 from .execute import ExecError, _memory

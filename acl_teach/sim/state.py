@@ -12,7 +12,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any, Dict, Optional, Type, TypeVar
 
-from .. import errors
+from ..spec import errors
 from . import constants as C
 from .ledger import Ledger
 

@@ -6,8 +6,8 @@ from typing import Any, Dict, List, Tuple
 
 import ipywidgets as w
 
-from .. import backend, dtypes
-from ..model import Desc, Model, TensorInfo, query_desc
+from ..model import Desc, Model, query_desc, query_tensor
+from ..spec import dtypes
 
 
 def _desc_of(model_or_desc: Any) -> Desc:
@@ -19,36 +19,8 @@ def _desc_of(model_or_desc: Any) -> Desc:
 
 
 def fields_for(desc: Desc, kind: str, index: int) -> Dict[str, Any]:
-    """Every acl.mdl.get_* value for one input/output, asked of the backend afresh."""
-    acl = backend.acl()
-    m, d = acl.mdl, desc.model_desc
-    if kind == "input":
-        dims, _ = m.get_input_dims(d, index)
-        dims_v2, _ = m.get_input_dims_v2(d, index)
-        cur = None
-        name, size = m.get_input_name_by_index(d, index), m.get_input_size_by_index(d, index)
-        dtype, fmt = m.get_input_data_type(d, index), m.get_input_format(d, index)
-        found, _ = m.get_input_index_by_name(d, name)
-    else:
-        dims, _ = m.get_output_dims(d, index)
-        dims_v2 = None
-        cur, _ = m.get_cur_output_dims(d, index)
-        name, size = m.get_output_name_by_index(d, index), m.get_output_size_by_index(d, index)
-        dtype, fmt = m.get_output_data_type(d, index), m.get_output_format(d, index)
-        found, _ = m.get_output_index_by_name(d, name)
-    info = TensorInfo(index, name, list(dims.get("dims", [])), dtype, fmt, size)
-    out = {"name": name, "index": index, "index_by_name": found, "dims": info.dims,
-           "data_type": f"{dtype} ({dtypes.type_name(dtype)})", "format": f"{fmt} ({dtypes.format_name(fmt)})",
-           "size": size, "size_arithmetic": info.size_arithmetic}
-    if dims_v2 is not None:
-        out["dims_v2"] = list(dims_v2.get("dims", []))
-    if cur is not None:
-        out["cur_output_dims"] = list(cur.get("dims", []))
-    batch, _ = m.get_dynamic_batch(d)
-    hw, _ = m.get_dynamic_hw(d, -1)
-    out["dynamic_batch"] = list(batch.get("batch", []))
-    out["dynamic_hw"] = [list(g) for g in hw.get("hw", [])]
-    return out
+    """Every acl.mdl.get_* value for one input/output, from a recorded query step."""
+    return query_tensor(desc, kind, index).values
 
 
 def _table(rows: List[Tuple[str, Any]]) -> str:

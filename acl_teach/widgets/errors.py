@@ -5,7 +5,7 @@ import html
 
 import ipywidgets as w
 
-from .. import errors
+from ..spec import errors
 
 COMMON = [100000, 100001, 100002, 100037, 107000, 107001, 107002, 107003, 107015, 100017, 100018, 145003,
           207001, 507011, 507033]

@@ -14,19 +14,13 @@ def _row(e) -> Tuple[str, str, str, str]:
 
 
 def ledger_rows() -> List[Tuple[str, str, str, str]]:
-    """(kind, detail, created at, state) for each live resource (simulator only)."""
-    if backend.name() != "sim":
-        return []
-    from .. import sim
-    return [_row(e) for e in sim.ledger() if e.kind != "acl"]
+    """(kind, detail, created at, state) for each live resource (empty where there is no ledger)."""
+    return [_row(e) for e in backend.inspector().live() or []]
 
 
 def leak_rows() -> List[Tuple[str, str, str, str]]:
     """Resources never released by their own call: still alive, or reclaimed implicitly by reset/finalize."""
-    if backend.name() != "sim":
-        return []
-    from ..sim.process import unreleased
-    return [_row(e) for e in unreleased()]
+    return [_row(e) for e in backend.inspector().leaks() or []]
 
 
 class LedgerView(w.VBox):
@@ -46,7 +40,7 @@ class LedgerView(w.VBox):
             self.after_release = after_release
         self.rows = ledger_rows()
         self.leaks = leak_rows() if self.after_release else []
-        if backend.name() != "sim":
+        if not backend.inspector().AVAILABLE:
             self.table.value = "<i>the ledger exists only on the simulator</i>"
             return self
         shown = self.leaks if self.after_release else self.rows

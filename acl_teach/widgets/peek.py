@@ -1,7 +1,7 @@
 """Reading memory for display without changing what the learner's program sees.
 
-On the simulator a widget may look at device memory directly (the simulator owns it); on a
-real NPU it copies the bytes to a temporary host buffer with the documented calls.
+Goes through ``backend.inspector()``: the simulator's public inspection API, or documented calls
+(a copy to a temporary host buffer) on a real NPU.
 """
 from __future__ import annotations
 
@@ -27,32 +27,9 @@ def resolve_target(target: Any, size: int = 0) -> Tuple[int, int, str]:
 
 def peek(ptr: int, size: int) -> bytes:
     """Up to ``size`` bytes at ``ptr`` (host or device memory)."""
-    if backend.name() == "sim":
-        from ..sim.memory import space
-        region, offset, why = space().resolve(ptr, size)
-        if region is None:
-            raise ValueError(why)
-        return region.view(offset, size).tobytes()
-    acl = backend.acl()
-    host, ret = acl.rt.malloc_host(size)
-    if ret:
-        raise ValueError(f"acl.rt.malloc_host returned {ret}")
-    try:
-        run_mode, _ = acl.rt.get_run_mode()
-        ret = acl.rt.memcpy(host, size, ptr, size, 3 if run_mode == 0 else 2)
-        if ret:
-            raise ValueError(f"acl.rt.memcpy returned {ret}")
-        return acl.util.ptr_to_bytes(host, size)
-    finally:
-        acl.rt.free_host(host)
+    return backend.inspector().read(ptr, size)
 
 
 def where(ptr: int) -> str:
-    """'device memory', 'host memory' or 'unknown' (simulator only knows for sure)."""
-    if backend.name() != "sim":
-        return "device memory"
-    from ..sim.memory import DEVICE_BASE, space
-    found = space().find(ptr)
-    if found is None:
-        return "unknown (freed or never allocated)"
-    return "device memory" if found[0].on_device and found[0].base >= DEVICE_BASE else "host memory"
+    """'device memory', 'host memory' or 'unknown' (only the simulator knows for sure)."""
+    return backend.inspector().where(ptr)

@@ -7,7 +7,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import ipywidgets as w
 
 import acl_teach as at
-from .. import assets
+from .. import models
 from .ledger import LedgerView
 
 # (key, button label, what it needs — said when a click comes too early)
@@ -33,8 +33,8 @@ class PipelineStepper(w.VBox):
     """Click through the flow; after each step see its record, its pyACL calls and the ledger."""
 
     def __init__(self, model: Optional[str] = None, image: Optional[str] = None) -> None:
-        self.model_path = model or assets.default_om()
-        self.image = image or assets.sample_images()[0]
+        self.model_path = model or models.default_om()
+        self.image = image or models.sample_images()[0]
         self.done: List[str] = []
         self.records: Dict[str, Any] = {}
         self.message = "click step 1"
@@ -62,7 +62,7 @@ class PipelineStepper(w.VBox):
                                               r["inputs"], 0, r["resources"], r["desc"]),
             "execute": lambda: at.execute(r["load"], r["inputs"], r["outputs"]),
             "unpack": lambda: at.unpack_outputs(r["desc"], r["outputs"], r["resources"]),
-            "topk": lambda: at.top_k(r["unpack"].arrays[0], 5, assets.labels()),
+            "topk": lambda: at.top_k(r["unpack"].arrays[0], 5, models.labels()),
             "release_data": lambda: [at.release_dataset(r["inputs"]), at.release_dataset(r["outputs"])][-1],
             "unload": lambda: at.unload_model(r["load"], r["desc"]),
             "release": lambda: at.release_resources(r["resources"]),

@@ -48,7 +48,7 @@ class Top5View(w.HBox):
         self.bars = [(f"{p.index} {name.split(',')[0]}", round(p.prob, 4)) for p, name in zip(result.top, names)]
         children: List[Any] = []
         if image:
-            from ..images import load_image
+            from .. import load_image
             img = load_image(image)
             img.thumbnail((224, 224))
             buf = io.BytesIO()

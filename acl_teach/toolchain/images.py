@@ -1,9 +1,7 @@
 """Images in: open any picture Pillow can read, and turn it into the tensor a model's recipe asks for.
 
-Recipes (``.recipe.json`` beside the model, copied into the OM header by ATC):
-- the default EfficientNet-Lite: short side -> 256 (bicubic), centre-crop 224, RGB, (x - 127) / 128;
-- the official Caffe ResNet-50 sample: resize 256x256, centre-crop 224, RGB -> BGR, minus B104/G117/R123;
-- the ONNX quick-start ResNet-50: resize 224x224, RGB, ImageNet mean/std.
+The recipes themselves (EfficientNet-Lite, the Caffe ResNet-50 sample, the ONNX quick-start) live in
+``recipes``.
 Bad files (missing, empty, truncated, not an image, a decompression bomb) raise ImageError
 naming the file, never a traceback from inside Pillow.
 """
@@ -16,15 +14,8 @@ from typing import Any, Dict, Optional, Sequence
 import numpy as np
 from PIL import Image, ImageOps
 
-EFFICIENTNET_LITE = {"name": "efficientnet-lite", "resize_short": 256, "crop": 224, "resample": "bicubic",
-                     "channel_order": "RGB", "mean": [127.0] * 3, "std": [128.0] * 3, "output": "probabilities"}
-CAFFE_RESNET50 = {"name": "caffe-resnet50", "resize_exact": [256, 256], "crop": 224, "resample": "bilinear",
-                  "channel_order": "BGR", "mean": [104.0, 117.0, 123.0], "std": [1.0, 1.0, 1.0],
-                  "output": "probabilities"}
-IMAGENET_ONNX = {"name": "imagenet-onnx", "resize_exact": [224, 224], "crop": 224, "resample": "bilinear",
-                 "channel_order": "RGB", "mean": [123.675, 116.28, 103.53], "std": [58.395, 57.12, 57.375],
-                 "output": "logits"}
-RECIPES = {r["name"]: r for r in (EFFICIENTNET_LITE, CAFFE_RESNET50, IMAGENET_ONNX)}
+from .recipes import EFFICIENTNET_LITE
+
 MAX_PIXELS = 64_000_000
 _RESAMPLE = {"bicubic": Image.BICUBIC, "bilinear": Image.BILINEAR, "nearest": Image.NEAREST}
 

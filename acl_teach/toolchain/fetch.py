@@ -15,13 +15,10 @@ import urllib.request
 from typing import Callable, Optional, TextIO
 
 from . import assets as models
+from .recipes import IMAGENET_ONNX as RESNET50_RECIPE  # the quick-start sample's preprocessing
 
 RESNET50_URL = "https://obs-9be7.obs.cn-east-2.myhuaweicloud.com/003_Atc_Models/resnet50/resnet50.onnx"
 RESNET50_INPUT = "actual_input_1"
-# the quick-start sample's preprocessing: resize to 224x224, RGB, ImageNet mean/std, softmax after
-RESNET50_RECIPE = {"name": "imagenet-onnx", "resize_exact": [224, 224], "crop": 224, "resample": "bilinear",
-                   "channel_order": "RGB", "mean": [123.675, 116.28, 103.53], "std": [58.395, 57.12, 57.375],
-                   "layout": "NCHW", "output": "logits", "labels": "imagenet1k"}
 CHUNK = 1 << 16
 
 

@@ -339,3 +339,8 @@ class AclError(Exception):
         if self.info:
             text += f"\n  fix: {self.info.fix}\n  解决: {self.info.fix_zh}"
         return text
+
+
+# the codes the step API treats as "already done" rather than as failures
+ACL_ERROR_REPEAT_INITIALIZE = 100002
+ACL_ERROR_REPEAT_FINALIZE = 100037

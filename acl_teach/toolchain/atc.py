@@ -16,8 +16,8 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
-from . import dtypes, om
-from .sim.constants import ACL_DYNAMIC_TENSOR_NAME
+from ..spec import dtypes, om
+from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
          "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log")

@@ -1,0 +1,61 @@
+"""The edge that picks models for the active backend: the simulator gets emulator OMs, a board gets real ones.
+
+Session, the CLI, widgets and the notebooks' cells ask here; the step API only loads the path
+it is given. On a board the OMs are built by CANN's ``atc`` for ``acl.get_soc_name()``.
+"""
+from __future__ import annotations
+
+from typing import List, Tuple
+
+from . import backend
+from .toolchain import assets
+
+
+def _target() -> Tuple[str, str]:
+    """(backend name, SoC) of the active acl."""
+    return backend.name(), backend.acl().get_soc_name()
+
+
+def default_om() -> str:
+    """EfficientNet-Lite0 (input fp16 [1,3,224,224], output fp32 [1,1000]) for this backend."""
+    return assets.default_om(*_target())
+
+
+def dynamic_batch_om() -> str:
+    """The default model with batch gears 1, 2, 4, 8, for this backend."""
+    return assets.dynamic_batch_om(*_target())
+
+
+def best_om() -> str:
+    """ResNet-50 when fetched, else the default, for this backend."""
+    return assets.best_om(*_target())
+
+
+def op_model_dir() -> str:
+    """The folder to pass to acl.op.set_model_dir for notebook 07's Cast and ArgMaxD."""
+    return assets.op_model_dir(*_target())
+
+
+def image(name: str) -> str:
+    """Path of a shipped photo ('coffee.png', 'chelsea.png', 'rocket.jpg')."""
+    return assets.image(name)
+
+
+def sample_images() -> List[str]:
+    """The shipped photos."""
+    return assets.sample_images()
+
+
+def labels() -> List[str]:
+    """The ImageNet class names."""
+    return assets.labels()
+
+
+def fetched_resnet50() -> bool:
+    """Whether `acl-teach fetch resnet50` has run."""
+    return assets.resnet50_onnx() is not None
+
+
+def convert(onnx_path: str, flags: List[str], name: str) -> str:
+    """An OM of your own ONNX model for this backend: ATC flags beyond --model/--framework/--output/--soc_version."""
+    return assets.build_om(onnx_path, flags, name, *_target())

@@ -1,0 +1,58 @@
+"""The simulator's public inspection API: what widgets, the lab and tests may look at, without touching internals.
+
+Reading never changes what the learner's program sees: no ledger entry, no error message, no
+copy on a stream. On a real NPU the same questions are answered by ``acl_teach.board_inspect``
+(documented calls only); ``acl_teach.backend.inspector()`` picks one.
+"""
+from __future__ import annotations
+
+import sys
+from typing import List, Optional
+
+from .ledger import Entry
+from .memory import DEVICE_BASE, space
+from .process import unreleased
+from .state import Config, replace_state, state
+
+AVAILABLE = True  # the simulator can answer every question here
+
+
+def read(ptr: int, size: int) -> bytes:
+    """``size`` bytes at ``ptr`` (host or device memory); ValueError says why when they are not all there."""
+    region, offset, why = space().resolve(ptr, size)
+    if region is None:
+        raise ValueError(why)
+    return region.view(offset, size).tobytes()
+
+
+def where(ptr: int) -> str:
+    """'device memory', 'host memory' or 'unknown (freed or never allocated)'."""
+    found = space().find(ptr)
+    if found is None:
+        return "unknown (freed or never allocated)"
+    return "device memory" if found[0].on_device and found[0].base >= DEVICE_BASE else "host memory"
+
+
+def live(include_init: bool = False) -> List[Entry]:
+    """Resources alive now, with the line or cell that made each (acl.init's own record only if asked)."""
+    return [e for e in state().ledger.live() if include_init or e.kind != "acl"]
+
+
+def leaks() -> List[Entry]:
+    """Resources never released by their own call: still alive, or reclaimed only by reset/finalize."""
+    return unreleased()
+
+
+def reset(config: Optional[Config] = None, explain: Optional[bool] = None) -> None:
+    """A fresh simulated process with ``config`` (default: the default machine); nothing is reported."""
+    config = config or Config()
+    if explain is not None:
+        config.explain = explain
+    replace_state(config)
+
+
+def install() -> None:
+    """Register the simulator as ``acl`` for code that runs ``import acl`` (a notebook's own cells)."""
+    from .. import sim
+    if sys.modules.get("acl") is not sim:
+        sim.install(force=True)

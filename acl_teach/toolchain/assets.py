@@ -1,0 +1,137 @@
+"""The models, photos and labels that ship with acl-teach, and the OM cache.
+
+The default model is EfficientNet-Lite0 (ImageNet-1k), shipped as ONNX and converted with the
+ResNet-50 sample's input/output contract: input fp16 NCHW [1,3,224,224] = 301056 bytes, output
+fp32 [1,1000] = 4000 bytes. Which converter builds it depends on the backend the caller names:
+the ATC emulator for the simulator (``backend="sim"``), CANN's real ``atc`` for an NPU
+(``backend="npu"``, see ``board``). Each OM is built once and cached.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from importlib import resources
+from typing import List, Optional
+
+from . import atc, board, recipes
+
+PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SIM_SOC = "Ascend310"
+DEFAULT_FLAGS = ["--input_fp16_nodes=data", "--output_type=FP32"]
+DYNAMIC_BATCH_FLAGS = DEFAULT_FLAGS + ["--input_shape=data:-1,3,224,224", "--dynamic_batch_size=1,2,4,8"]
+RESNET50_FLAGS = ["--input_shape=actual_input_1:1,3,224,224"]
+
+
+def data_dir() -> str:
+    """The shipped data: ACL_TEACH_DATA, else the installed package's data/, else the repository's data/."""
+    if os.environ.get("ACL_TEACH_DATA"):
+        return os.environ["ACL_TEACH_DATA"]
+    packaged = resources.files("acl_teach") / "data"
+    if packaged.is_dir():
+        return str(packaged)
+    return os.path.join(os.path.dirname(PACKAGE_DIR), "data")
+
+
+def notebooks_dir() -> str:
+    """The notebooks: the installed package's notebooks/, else the repository's."""
+    packaged = resources.files("acl_teach") / "notebooks"
+    if packaged.is_dir():
+        return str(packaged)
+    return os.path.join(os.path.dirname(PACKAGE_DIR), "notebooks")
+
+
+def cache_dir() -> str:
+    """Where built OMs and fetched models live (ACL_TEACH_CACHE, default ~/.cache/acl-teach)."""
+    path = os.environ.get("ACL_TEACH_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "acl-teach")
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+def default_onnx() -> str:
+    """The shipped EfficientNet-Lite0 ONNX file."""
+    return os.path.join(data_dir(), "models", "efficientnet_lite0.onnx")
+
+
+def sample_images() -> List[str]:
+    """The shipped photos, sorted by name."""
+    folder = os.path.join(data_dir(), "images")
+    return sorted(os.path.join(folder, f) for f in os.listdir(folder) if not f.startswith("."))
+
+
+def image(name: str) -> str:
+    """The path of one shipped photo, e.g. image('coffee.png'), wherever acl-teach is installed."""
+    path = os.path.join(data_dir(), "images", name)
+    if not os.path.isfile(path):
+        names = ", ".join(os.path.basename(p) for p in sample_images())
+        raise FileNotFoundError(f"no shipped photo named {name!r}; the shipped photos are: {names}")
+    return path
+
+
+def labels() -> List[str]:
+    """The 1000 ImageNet class names, index = class id."""
+    with open(os.path.join(data_dir(), "imagenet_classes.txt"), encoding="utf-8") as fh:
+        return fh.read().splitlines()
+
+
+def _digest(path: str, flags: List[str]) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for chunk in iter(lambda: fh.read(1 << 20), b""):
+            h.update(chunk)
+    h.update("\0".join(flags).encode())
+    return h.hexdigest()[:12]
+
+
+def _emulated(onnx_path: str, flags: List[str], name: str) -> str:
+    """Build with the ATC emulator (cached by the ONNX bytes and flags)."""
+    out = os.path.join(cache_dir(), f"{name}-{_digest(onnx_path, flags)}")
+    if not os.path.isfile(out + ".om"):
+        argv = [f"--model={onnx_path}", "--framework=5", f"--output={out}"] + flags
+        atc.build(atc.parse_flags(argv), "atc " + " ".join(argv))
+    return out + ".om"
+
+
+def build_om(onnx_path: str, flags: List[str], name: str, backend: str = "sim", soc: Optional[str] = None) -> str:
+    """The OM of ``onnx_path`` for ``backend`` ('sim': the emulator; 'npu': CANN's atc for ``soc``)."""
+    if not os.path.isfile(onnx_path):
+        raise FileNotFoundError(f"model {onnx_path} is missing; reinstall acl-teach, or set ACL_TEACH_DATA to a "
+                                f"folder holding models/, images/ and imagenet_classes.txt")
+    if backend == "sim":
+        return _emulated(onnx_path, [f"--soc_version={soc or SIM_SOC}"] + flags, name)
+    if not soc:
+        raise ValueError("building for a real NPU needs its SoC name: acl.get_soc_name()")
+    return board.build(onnx_path, flags, os.path.join(cache_dir(), f"{name}_{soc}"), soc,
+                       recipes.recipe_for(onnx_path))
+
+
+def default_om(backend: str = "sim", soc: Optional[str] = None) -> str:
+    """The default OM (EfficientNet-Lite0 with the sample's I/O contract), built on first use."""
+    return build_om(default_onnx(), DEFAULT_FLAGS, "efficientnet_lite0", backend, soc)
+
+
+def dynamic_batch_om(backend: str = "sim", soc: Optional[str] = None) -> str:
+    """The default model with batch gears 1, 2, 4, 8 (for the dynamic-batch lessons)."""
+    return build_om(default_onnx(), DYNAMIC_BATCH_FLAGS, "efficientnet_lite0_dynbatch", backend, soc)
+
+
+def resnet50_onnx() -> Optional[str]:
+    """The fetched ResNet-50 ONNX, if `acl-teach fetch resnet50` has run."""
+    path = os.path.join(cache_dir(), "resnet50", "resnet50.onnx")
+    return path if os.path.isfile(path) else None
+
+
+def best_om(backend: str = "sim", soc: Optional[str] = None) -> str:
+    """ResNet-50's OM when fetched, else the default."""
+    onnx_path = resnet50_onnx()
+    return build_om(onnx_path, RESNET50_FLAGS, "resnet50", backend, soc) if onnx_path else default_om(backend, soc)
+
+
+def op_model_dir(backend: str = "sim", soc: Optional[str] = None) -> str:
+    """The folder for acl.op.set_model_dir: the simulator needs no compiled ops; a board gets atc --singleop."""
+    if backend == "sim":
+        path = os.path.join(cache_dir(), "op_models", "sim")
+        os.makedirs(path, exist_ok=True)
+        return path
+    if not soc:
+        raise ValueError("building operator models for a real NPU needs its SoC name: acl.get_soc_name()")
+    return board.build_ops(board.TOP1_OPS, os.path.join(cache_dir(), "op_models", soc), soc)

@@ -1,0 +1,73 @@
+"""Preprocessing recipes: how a model wants its image (resize, crop, channel order, mean/std) and what it outputs.
+
+A model's recipe comes from a ``<model>.recipe.json`` beside it, or from a simulator OM's header
+(the ATC emulator copies the ONNX file's sidecar in). A real OM carries none, so it needs a
+sidecar or an explicit ``recipe=`` / ``--recipe``: acl-teach never guesses.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Dict, Optional, Union
+
+from ..spec import om
+
+EFFICIENTNET_LITE = {"name": "efficientnet-lite", "resize_short": 256, "crop": 224, "resample": "bicubic",
+                     "channel_order": "RGB", "mean": [127.0] * 3, "std": [128.0] * 3, "layout": "NCHW",
+                     "output": "probabilities", "labels": "imagenet1k"}
+CAFFE_RESNET50 = {"name": "caffe-resnet50", "resize_exact": [256, 256], "crop": 224, "resample": "bilinear",
+                  "channel_order": "BGR", "mean": [104.0, 117.0, 123.0], "std": [1.0, 1.0, 1.0], "layout": "NCHW",
+                  "output": "probabilities", "labels": "imagenet1k"}
+IMAGENET_ONNX = {"name": "imagenet-onnx", "resize_exact": [224, 224], "crop": 224, "resample": "bilinear",
+                 "channel_order": "RGB", "mean": [123.675, 116.28, 103.53], "std": [58.395, 57.12, 57.375],
+                 "layout": "NCHW", "output": "logits", "labels": "imagenet1k"}
+RECIPES = {r["name"]: r for r in (EFFICIENTNET_LITE, CAFFE_RESNET50, IMAGENET_ONNX)}
+
+
+class RecipeError(ValueError):
+    """No recipe is known for a model, or the one given is not usable; the message names the fix."""
+
+
+def sidecar(model_path: str) -> str:
+    """``dir/name.om`` -> ``dir/name.recipe.json``: where a model's recipe is kept beside it."""
+    return os.path.splitext(model_path)[0] + ".recipe.json"
+
+
+def _read_json(path: str) -> Dict[str, Any]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            data = json.load(fh)
+    except (OSError, ValueError) as exc:
+        raise RecipeError(f"recipe file {path} cannot be read as JSON ({exc}).") from None
+    if not isinstance(data, dict):
+        raise RecipeError(f"recipe file {path} must hold a JSON object such as {json.dumps(EFFICIENTNET_LITE)}.")
+    return data
+
+
+def recipe_for(model_path: str) -> Optional[Dict[str, Any]]:
+    """The model's own recipe (sidecar file, else a simulator OM's header), or None when it has none."""
+    if os.path.isfile(sidecar(model_path)):
+        return _read_json(sidecar(model_path))
+    try:
+        return om.read(model_path).header.get("recipe") or None
+    except om.OmError:  # a real OM, or not an OM at all: no header to read
+        return None
+
+
+def resolve(recipe: Union[str, Dict[str, Any], None], model_path: str) -> Dict[str, Any]:
+    """An explicit recipe (name, JSON path or dict) or the model's own; refuse rather than guess."""
+    if isinstance(recipe, dict):
+        return recipe
+    if isinstance(recipe, str) and recipe in RECIPES:
+        return RECIPES[recipe]
+    if isinstance(recipe, str) and recipe.endswith(".json"):
+        return _read_json(recipe)
+    if recipe is not None:
+        raise RecipeError(f"unknown recipe {recipe!r}: use one of {', '.join(RECIPES)} or the path of a "
+                          f".recipe.json file.")
+    found = recipe_for(model_path)
+    if found is None:
+        raise RecipeError(f"the preprocessing recipe of {model_path} is unknown (no {os.path.basename(sidecar(model_path))}"
+                          f" beside it): pass recipe= (Session) or --recipe (CLI), one of {', '.join(RECIPES)} "
+                          f"or a .recipe.json path.")
+    return found
