@@ -38,9 +38,10 @@ def _progress(err: TextIO, i: int, n: int, name: str) -> None:
 
 
 def run(paths: List[str], model: Optional[str] = None, backend_name: Optional[str] = None, use_async: bool = False,
-        k: int = 5, show_trace: bool = False, as_json: bool = False, out: TextIO = sys.stdout,
-        err: TextIO = sys.stderr, recipe: Optional[str] = None) -> int:
+        k: int = 5, show_trace: bool = False, as_json: bool = False, out: Optional[TextIO] = None,
+        err: Optional[TextIO] = None, recipe: Optional[str] = None) -> int:
     """Classify ``paths``; print results; return the exit code."""
+    out, err = out or sys.stdout, err or sys.stderr  # looked up now: a notebook or test may have replaced them
     images = expand(paths)
     if not images:
         raise ValueError(f"no images found in {' '.join(paths)}")
