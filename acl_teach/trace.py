@@ -7,7 +7,7 @@ returns (``dev_ptr``, ``context`` …) so later calls print with those names ins
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Dict, List, Tuple
+from typing import Any, List, Tuple
 
 from . import backend
 from .state import current

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 import acl_teach as at
-from acl_teach import classify, cli, resources, trace
+from acl_teach import classify, cli
 from acl_teach.toolchain import images
 from helpers import ROOT
 

@@ -56,11 +56,30 @@ def parse(api: str, fmt: str, args: Sequence[Any], names: Sequence[str]) -> List
     return out
 
 
-def binding(api: str, fmt: str = "") -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Wrap a simulator function so it takes positional arguments only, parsed like ``fmt``."""
+INIT = "init"          # the call needs acl.init first
+CONTEXT = "context"    # ... and a current context in the calling thread
+
+
+def _precondition(api: str, needs: str) -> int:
+    """0, or the code the call returns when acl.init (and a current context) are missing."""
+    from .runtime import current_context  # runtime's bindings use this module: import late
+    from .state import require_init
+    ret = require_init(api)
+    if not ret and needs == CONTEXT:
+        ret = current_context(api)[1]
+    return ret
+
+
+def binding(api: str, fmt: str = "", needs: str = "", outs: int = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Make ``func(api, *args)`` pyACL's ``api``: positional args parsed like ``fmt``, ``needs`` checked first.
+
+    The body receives the API name as its first argument, so it is written once. A failed
+    precondition returns its code the way the call returns codes: bare, or after ``outs`` zero values
+    (``(0, ret)`` for create_context, ``(0, 0, ret)`` for get_mem_info).
+    """
     def wrap(func: Callable[..., Any]) -> Callable[..., Any]:
         code = func.__code__
-        names = code.co_varnames[:code.co_argcount]
+        names = code.co_varnames[1:code.co_argcount]
 
         @functools.wraps(func)
         def call(*args: Any, **kwargs: Any) -> Any:
@@ -68,7 +87,12 @@ def binding(api: str, fmt: str = "") -> Callable[[Callable[..., Any]], Callable[
                 raise TypeError(f"{api.rsplit('.', 1)[-1]}() takes no keyword arguments\n[acl-teach] "
                                 f"pyACL functions are C functions: pass {', '.join(names) or 'nothing'} "
                                 f"positionally, e.g. {api}({', '.join(names)})")
-            return func(*parse(api, fmt, args, names))
+            parsed = parse(api, fmt, args, names)
+            if needs:
+                ret = _precondition(api, needs)
+                if ret:
+                    return (0,) * outs + (ret,) if outs else ret
+            return func(api, *parsed)
 
         call.__acl_api__ = api  # type: ignore[attr-defined]
         call.__acl_fmt__ = fmt  # type: ignore[attr-defined]

@@ -24,42 +24,41 @@ def lookup_buffer(handle: int):
 
 
 @binding("acl.create_data_buffer", "kk")
-def create_data_buffer(data_ptr, size):
+def create_data_buffer(api, data_ptr, size):
     """A new aclDataBuffer describing ``size`` bytes at ``data_ptr`` ((0, 0) is allowed)."""
     return create_handle(DataBuffer(data_ptr, size), "data buffer", f"-> {data_ptr:#x}, {size} bytes")
 
 
 @binding("acl.destroy_data_buffer", "k")
-def destroy_data_buffer(data_buffer):
+def destroy_data_buffer(api, data_buffer):
     """Destroy the aclDataBuffer only; the memory it points at is *not* freed."""
-    return destroy_handle("acl.destroy_data_buffer", data_buffer, DataBuffer, "data buffer")
+    return destroy_handle(api, data_buffer, DataBuffer, "data buffer")
 
 
 @binding("acl.get_data_buffer_addr", "k")
-def get_data_buffer_addr(data_buffer):
+def get_data_buffer_addr(api, data_buffer):
     """The pointer inside the buffer; 0 for a NULL or unknown buffer."""
     buf = lookup_buffer(data_buffer)
     return buf.addr if buf else 0
 
 
 @binding("acl.get_data_buffer_size", "k")
-def get_data_buffer_size(data_buffer):
+def get_data_buffer_size(api, data_buffer):
     """The size as a 32-bit number (deprecated: use get_data_buffer_size_v2)."""
     buf = lookup_buffer(data_buffer)
     return buf.size & 0xFFFFFFFF if buf else 0
 
 
 @binding("acl.get_data_buffer_size_v2", "k")
-def get_data_buffer_size_v2(data_buffer):
+def get_data_buffer_size_v2(api, data_buffer):
     """The size in bytes (size_t); 0 for a NULL or unknown buffer."""
     buf = lookup_buffer(data_buffer)
     return buf.size if buf else 0
 
 
 @binding("acl.update_data_buffer", "kkk")
-def update_data_buffer(data_buffer, data_ptr, size):
+def update_data_buffer(api, data_buffer, data_ptr, size):
     """Re-point an existing buffer at other memory."""
-    api = "acl.update_data_buffer"
     buf = lookup_buffer(data_buffer)
     if buf is None:
         return fail(100000, api, f"{state().describe_handle(data_buffer)} is not a live data buffer.")

@@ -26,21 +26,20 @@ def lookup_dataset(handle: int):
 
 
 @binding("acl.mdl.create_dataset")
-def create_dataset():
+def create_dataset(api):
     """A new empty aclmdlDataset."""
     return create_handle(Dataset(), "dataset", "0 buffers")
 
 
 @binding("acl.mdl.destroy_dataset", "k")
-def destroy_dataset(dataset):
+def destroy_dataset(api, dataset):
     """Destroy the dataset only (its data buffers and memory stay)."""
-    return destroy_handle("acl.mdl.destroy_dataset", dataset, Dataset, "dataset")
+    return destroy_handle(api, dataset, Dataset, "dataset")
 
 
 @binding("acl.mdl.add_dataset_buffer", "kk")
-def add_dataset_buffer(dataset, data_buffer):
+def add_dataset_buffer(api, dataset, data_buffer):
     """(dataset, ret): append a data buffer; its position is the model input/output index."""
-    api = "acl.mdl.add_dataset_buffer"
     st = state()
     ds = lookup_dataset(dataset)
     if ds is None:
@@ -56,14 +55,14 @@ def add_dataset_buffer(dataset, data_buffer):
 
 
 @binding("acl.mdl.get_dataset_buffer", "kk")
-def get_dataset_buffer(dataset, index):
+def get_dataset_buffer(api, dataset, index):
     """The data buffer at ``index`` (0 when out of range)."""
     ds = lookup_dataset(dataset)
     return ds.buffers[index] if ds is not None and 0 <= index < len(ds.buffers) else 0
 
 
 @binding("acl.mdl.get_dataset_num_buffers", "k")
-def get_dataset_num_buffers(dataset):
+def get_dataset_num_buffers(api, dataset):
     """How many data buffers the dataset holds (0 for an unknown dataset)."""
     ds = lookup_dataset(dataset)
     return len(ds.buffers) if ds is not None else 0

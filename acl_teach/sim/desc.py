@@ -49,15 +49,14 @@ def current_gear(desc: ModelDesc) -> Optional[str]:
 
 
 @binding("acl.mdl.create_desc")
-def create_desc():
+def create_desc(api):
     """A new empty aclmdlDesc (fill it with get_desc)."""
     return create_handle(ModelDesc(), "model desc", "empty")
 
 
 @binding("acl.mdl.get_desc", "kI")
-def get_desc(model_desc, model_id):
+def get_desc(api, model_desc, model_id):
     """Fill ``model_desc`` from a loaded model (note the order: desc, then model id)."""
-    api = "acl.mdl.get_desc"
     st = state()
     desc = st.lookup(model_desc, ModelDesc)
     if desc is None:
@@ -73,34 +72,34 @@ def get_desc(model_desc, model_id):
 
 
 @binding("acl.mdl.destroy_desc", "k")
-def destroy_desc(model_desc):
+def destroy_desc(api, model_desc):
     """Destroy an aclmdlDesc."""
-    return destroy_handle("acl.mdl.destroy_desc", model_desc, ModelDesc, "model desc")
+    return destroy_handle(api, model_desc, ModelDesc, "model desc")
 
 
 @binding("acl.mdl.get_num_inputs", "k")
-def get_num_inputs(model_desc):
+def get_num_inputs(api, model_desc):
     """Number of inputs, including the hidden ascend_mbatch_shape_data of dynamic models."""
     desc = _desc(model_desc)
     return len(desc.header["inputs"]) if desc else 0
 
 
 @binding("acl.mdl.get_num_outputs", "k")
-def get_num_outputs(model_desc):
+def get_num_outputs(api, model_desc):
     """Number of outputs."""
     desc = _desc(model_desc)
     return len(desc.header["outputs"]) if desc else 0
 
 
 @binding("acl.mdl.get_input_size_by_index", "kk")
-def get_input_size_by_index(model_desc, index):
+def get_input_size_by_index(api, model_desc, index):
     """Bytes of input ``index`` (largest gear); 0 for a bad index."""
     entry = _entry(model_desc, "inputs", index)
     return entry["size"] if entry else 0
 
 
 @binding("acl.mdl.get_output_size_by_index", "kk")
-def get_output_size_by_index(model_desc, index):
+def get_output_size_by_index(api, model_desc, index):
     """Bytes of output ``index`` (largest gear); 0 for a bad index."""
     entry = _entry(model_desc, "outputs", index)
     return entry["size"] if entry else 0
@@ -117,27 +116,26 @@ def _dims(api: str, model_desc: int, which: str, index: int, key: str = "dims") 
 
 
 @binding("acl.mdl.get_input_dims", "kk")
-def get_input_dims(model_desc, index):
+def get_input_dims(api, model_desc, index):
     """({'name', 'dimCount', 'dims'}, ret) of input ``index``; dynamic dims are -1."""
-    return _dims("acl.mdl.get_input_dims", model_desc, "inputs", index)
+    return _dims(api, model_desc, "inputs", index)
 
 
 @binding("acl.mdl.get_input_dims_v2", "kk")
-def get_input_dims_v2(model_desc, index):
+def get_input_dims_v2(api, model_desc, index):
     """Same as get_input_dims for models without AIPP (the simulator's ATC has no AIPP)."""
-    return _dims("acl.mdl.get_input_dims_v2", model_desc, "inputs", index)
+    return _dims(api, model_desc, "inputs", index)
 
 
 @binding("acl.mdl.get_output_dims", "kk")
-def get_output_dims(model_desc, index):
+def get_output_dims(api, model_desc, index):
     """({'name', 'dimCount', 'dims'}, ret) of output ``index`` at the largest gear."""
-    return _dims("acl.mdl.get_output_dims", model_desc, "outputs", index)
+    return _dims(api, model_desc, "outputs", index)
 
 
 @binding("acl.mdl.get_cur_output_dims", "kk")
-def get_cur_output_dims(model_desc, index):
+def get_cur_output_dims(api, model_desc, index):
     """Output dims for the gear currently chosen (set_dynamic_* or the last execute)."""
-    api = "acl.mdl.get_cur_output_dims"
     found, ret = _dims(api, model_desc, "outputs", index)
     if ret:
         return found, ret
@@ -147,14 +145,14 @@ def get_cur_output_dims(model_desc, index):
 
 
 @binding("acl.mdl.get_input_name_by_index", "kk")
-def get_input_name_by_index(model_desc, index):
+def get_input_name_by_index(api, model_desc, index):
     """Name of input ``index`` ('' for a bad index)."""
     entry = _entry(model_desc, "inputs", index)
     return entry["name"] if entry else ""
 
 
 @binding("acl.mdl.get_output_name_by_index", "kk")
-def get_output_name_by_index(model_desc, index):
+def get_output_name_by_index(api, model_desc, index):
     """Name of output ``index`` in the documented 'op:edge:outputname' form ('' for a bad index)."""
     entry = _entry(model_desc, "outputs", index)
     return entry["name"] if entry else ""
@@ -170,40 +168,40 @@ def _index_by_name(api: str, model_desc: int, which: str, name: str) -> Tuple[in
 
 
 @binding("acl.mdl.get_input_index_by_name", "ks")
-def get_input_index_by_name(model_desc, name):
+def get_input_index_by_name(api, model_desc, name):
     """(index, ret) of the input called ``name``; 100000 when there is none."""
-    return _index_by_name("acl.mdl.get_input_index_by_name", model_desc, "inputs", name)
+    return _index_by_name(api, model_desc, "inputs", name)
 
 
 @binding("acl.mdl.get_output_index_by_name", "ks")
-def get_output_index_by_name(model_desc, name):
+def get_output_index_by_name(api, model_desc, name):
     """(index, ret) of the output called ``name``; 100000 when there is none."""
-    return _index_by_name("acl.mdl.get_output_index_by_name", model_desc, "outputs", name)
+    return _index_by_name(api, model_desc, "outputs", name)
 
 
 @binding("acl.mdl.get_input_format", "kk")
-def get_input_format(model_desc, index):
+def get_input_format(api, model_desc, index):
     """aclFormat of input ``index`` (-1 for a bad index)."""
     entry = _entry(model_desc, "inputs", index)
     return entry["format"] if entry else -1
 
 
 @binding("acl.mdl.get_output_format", "kk")
-def get_output_format(model_desc, index):
+def get_output_format(api, model_desc, index):
     """aclFormat of output ``index`` (-1 for a bad index)."""
     entry = _entry(model_desc, "outputs", index)
     return entry["format"] if entry else -1
 
 
 @binding("acl.mdl.get_input_data_type", "kk")
-def get_input_data_type(model_desc, index):
+def get_input_data_type(api, model_desc, index):
     """aclDataType of input ``index`` (-1 for a bad index)."""
     entry = _entry(model_desc, "inputs", index)
     return entry["data_type"] if entry else -1
 
 
 @binding("acl.mdl.get_output_data_type", "kk")
-def get_output_data_type(model_desc, index):
+def get_output_data_type(api, model_desc, index):
     """aclDataType of output ``index`` (-1 for a bad index)."""
     entry = _entry(model_desc, "outputs", index)
     return entry["data_type"] if entry else -1
@@ -218,20 +216,20 @@ def _gears(model_desc: int, kind: str) -> Optional[List[List[int]]]:
 
 
 @binding("acl.mdl.get_dynamic_batch", "k")
-def get_dynamic_batch(model_desc):
+def get_dynamic_batch(api, model_desc):
     """({'batchCount': n, 'batch': [...]}, ret); a static model has batchCount 0."""
     gears = _gears(model_desc, "batch")
     if gears is None:
-        return {}, fail(100000, "acl.mdl.get_dynamic_batch", "the desc is not filled (acl.mdl.get_desc).")
+        return {}, fail(100000, api, "the desc is not filled (acl.mdl.get_desc).")
     return {"batchCount": len(gears), "batch": [g[0] for g in gears]}, 0
 
 
 @binding("acl.mdl.get_dynamic_hw", "kk")
-def get_dynamic_hw(model_desc, index):
+def get_dynamic_hw(api, model_desc, index):
     """({'hwCount': n, 'hw': [[h, w], ...]}, ret); pass index -1 as the docs do."""
     gears = _gears(model_desc, "hw")
     if gears is None:
-        return {}, fail(100000, "acl.mdl.get_dynamic_hw", "the desc is not filled (acl.mdl.get_desc).")
+        return {}, fail(100000, api, "the desc is not filled (acl.mdl.get_desc).")
     return {"hwCount": len(gears), "hw": [list(g) for g in gears]}, 0
 
 
@@ -243,18 +241,17 @@ def _all_gears(model_desc: int) -> Optional[List[List[int]]]:
 
 
 @binding("acl.mdl.get_input_dynamic_gear_count", "kk")
-def get_input_dynamic_gear_count(model_desc, index):
+def get_input_dynamic_gear_count(api, model_desc, index):
     """(number of gears, ret) of a dynamic model (0 for a static one); index is -1."""
     gears = _all_gears(model_desc)
     if gears is None:
-        return 0, fail(100000, "acl.mdl.get_input_dynamic_gear_count", "the desc is not filled.")
+        return 0, fail(100000, api, "the desc is not filled.")
     return len(gears), 0
 
 
 @binding("acl.mdl.get_input_dynamic_dims", "kkk")
-def get_input_dynamic_dims(model_desc, index, gear_count):
+def get_input_dynamic_dims(api, model_desc, index, gear_count):
     """([dims_dict per gear], ret): each gear's dims of all inputs, concatenated."""
-    api = "acl.mdl.get_input_dynamic_dims"
     if gear_count > MAX_GEAR_QUERY:
         return None, fail(100000, api, f"gear_count {gear_count} exceeds {MAX_GEAR_QUERY}.")
     gears = _all_gears(model_desc)

@@ -130,9 +130,8 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
 
 
 @binding("acl.mdl.execute", "Ikk")
-def execute(model_id, input_dataset, output_dataset):
+def execute(api, model_id, input_dataset, output_dataset):
     """Synchronous inference: returns when the outputs are in their buffers."""
-    api = "acl.mdl.execute"
     loaded, ret = get_model(api, model_id)
     if ret:
         return ret
@@ -144,9 +143,8 @@ def execute(model_id, input_dataset, output_dataset):
 
 
 @binding("acl.mdl.execute_async", "Ikkk")
-def execute_async(model_id, input_dataset, output_dataset, stream):
+def execute_async(api, model_id, input_dataset, output_dataset, stream):
     """Queue inference on ``stream``; outputs are valid after acl.rt.synchronize_stream."""
-    api = "acl.mdl.execute_async"
     loaded, ret = get_model(api, model_id)
     if ret:
         return ret
@@ -201,12 +199,12 @@ def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[in
 
 
 @binding("acl.mdl.set_dynamic_batch_size", "IkkK")
-def set_dynamic_batch_size(model_id, dataset, index, batch_size):
+def set_dynamic_batch_size(api, model_id, dataset, index, batch_size):
     """Choose the batch gear for the next execute (written into the ascend_mbatch_shape_data buffer)."""
-    return _set_gear("acl.mdl.set_dynamic_batch_size", model_id, dataset, index, [batch_size], "batch")
+    return _set_gear(api, model_id, dataset, index, [batch_size], "batch")
 
 
 @binding("acl.mdl.set_dynamic_hw_size", "IkkKK")
-def set_dynamic_hw_size(model_id, dataset, index, height, width):
+def set_dynamic_hw_size(api, model_id, dataset, index, height, width):
     """Choose the height/width gear for the next execute."""
-    return _set_gear("acl.mdl.set_dynamic_hw_size", model_id, dataset, index, [height, width], "hw")
+    return _set_gear(api, model_id, dataset, index, [height, width], "hw")

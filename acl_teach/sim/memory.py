@@ -18,7 +18,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import constants as C
-from ._args import binding
+from ._args import CONTEXT, INIT, binding
 from .runtime import current_context, current_device_id, is_board
 from .state import SimulatorFault, fail, require_init, state
 
@@ -232,9 +232,8 @@ def _out_of_memory(api: str, size: int) -> int:
 
 
 @binding("acl.rt.malloc", "ki")
-def malloc(size, policy):
+def malloc(api, size, policy):
     """(device pointer, ret): ``size`` bytes of device memory, not zeroed."""
-    api = "acl.rt.malloc"
     with state().lock:
         device_id, ret = _device_alloc_checks(api, size)
         if ret:
@@ -249,10 +248,9 @@ def malloc(size, policy):
         return region.base, 0
 
 
-@binding("acl.rt.malloc_host", "k")
-def malloc_host(size):
+@binding("acl.rt.malloc_host", "k", needs=INIT, outs=1)
+def malloc_host(api, size):
     """(host pointer, ret): page-locked host memory; on a board (ACL_DEVICE) it is device memory."""
-    api = "acl.rt.malloc_host"
     with state().lock:
         if is_board():
             device_id, ret = _device_alloc_checks(api, size)
@@ -265,9 +263,6 @@ def malloc_host(size):
                                size=size)
             region.kind = "host"
             return region.base, 0
-        ret = require_init(api)
-        if ret:
-            return 0, ret
         if size == 0:
             return 0, fail(100000, api, "size is 0.")
         region = space().allocate(size, False, "host", 0)
@@ -298,15 +293,15 @@ def _free(api: str, ptr: int, kind: str, other: str) -> int:
 
 
 @binding("acl.rt.free", "k")
-def free(dev_ptr):
+def free(api, dev_ptr):
     """Free device memory from acl.rt.malloc."""
-    return _free("acl.rt.free", dev_ptr, "device", "acl.rt.free_host")
+    return _free(api, dev_ptr, "device", "acl.rt.free_host")
 
 
 @binding("acl.rt.free_host", "k")
-def free_host(host_ptr):
+def free_host(api, host_ptr):
     """Free host memory from acl.rt.malloc_host."""
-    return _free("acl.rt.free_host", host_ptr, "host", "acl.rt.free")
+    return _free(api, host_ptr, "host", "acl.rt.free")
 
 
 def _location(region: Region) -> str:
@@ -351,29 +346,28 @@ def do_copy(plan: Tuple[Region, int, Region, int], count: int) -> None:
     np.copyto(d_region.view(d_off, count), s_region.view(s_off, count))
 
 
-@binding("acl.rt.memcpy", "kkkki")
-def memcpy(dst, dst_max, src, count, kind):
+@binding("acl.rt.memcpy", "kkkki", needs=INIT)
+def memcpy(api, dst, dst_max, src, count, kind):
     """Synchronous copy of ``count`` bytes; argument order dst, dst_max, src, count, kind."""
     if count == 0:
-        return require_init("acl.rt.memcpy")
-    ret, plan = check_copy("acl.rt.memcpy", dst, dst_max, src, count, kind)
+        return 0
+    ret, plan = check_copy(api, dst, dst_max, src, count, kind)
     if ret:
         return ret
     do_copy(plan, count)
     return 0
 
 
-@binding("acl.rt.memcpy_async", "kkkkik")
-def memcpy_async(dst, dst_max, src, count, kind, stream):
+@binding("acl.rt.memcpy_async", "kkkkik", needs=INIT)
+def memcpy_async(api, dst, dst_max, src, count, kind, stream):
     """Enqueue a copy on ``stream``; the bytes move when the stream runs (synchronize_stream).
 
     UNCONFIRMED: the real runtime documents 64-byte address alignment for async copies; the
     simulator does not reject unaligned addresses.
     """
     from .streams import enqueue, resolve_stream
-    api = "acl.rt.memcpy_async"
     if count == 0:
-        return require_init(api)
+        return 0
     ret, plan = check_copy(api, dst, dst_max, src, count, kind)
     if ret:
         return ret
@@ -394,13 +388,11 @@ def memcpy_async(dst, dst_max, src, count, kind, stream):
     return 0
 
 
-@binding("acl.rt.memset", "kkik")
-def memset(dev_ptr, max_size, value, count):
+@binding("acl.rt.memset", "kkik", needs=INIT)
+def memset(api, dev_ptr, max_size, value, count):
     """Fill ``count`` bytes with ``value`` (host or device memory)."""
-    api = "acl.rt.memset"
-    ret = require_init(api)
-    if ret or count == 0:
-        return ret
+    if count == 0:
+        return 0
     if dev_ptr == 0:
         return fail(100000, api, "pointer is 0 (NULL).")
     if count > max_size:
@@ -412,16 +404,9 @@ def memset(dev_ptr, max_size, value, count):
     return 0
 
 
-@binding("acl.rt.get_mem_info", "i")
-def get_mem_info(attr):
+@binding("acl.rt.get_mem_info", "i", needs=CONTEXT, outs=2)
+def get_mem_info(api, attr):
     """(free bytes, total bytes, ret) of the current device's memory."""
-    api = "acl.rt.get_mem_info"
-    ret = require_init(api)
-    if ret:
-        return 0, 0, ret
-    _, ret = current_context(api)
-    if ret:
-        return 0, 0, ret
     if not 0 <= attr <= C.ACL_MEM_NORMAL:
         return 0, 0, fail(100000, api, f"attr {attr} is not an aclrtMemAttr (0..12).")
     total = state().config.device_memory

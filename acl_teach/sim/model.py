@@ -163,55 +163,50 @@ def _open(api: str, path: Optional[str] = None, ptr: int = 0, size: int = 0
 
 
 @binding("acl.mdl.load_from_file", "s")
-def load_from_file(model_path):
+def load_from_file(api, model_path):
     """(model_id, ret): load an offline model; the system manages its memory."""
-    api = "acl.mdl.load_from_file"
     model, ret = _open(api, path=model_path)
     return (0, ret) if ret else _load(api, model, model_path)
 
 
 @binding("acl.mdl.load_from_mem", "kk")
-def load_from_mem(model_ptr, model_size):
+def load_from_mem(api, model_ptr, model_size):
     """(model_id, ret): load an offline model from host memory (bytes_to_ptr of the file's bytes)."""
-    api = "acl.mdl.load_from_mem"
     model, ret = _open(api, ptr=model_ptr, size=model_size)
     return (0, ret) if ret else _load(api, model, "<memory>")
 
 
 @binding("acl.mdl.load_from_file_with_mem", "skkkk")
-def load_from_file_with_mem(model_path, work_ptr, work_size, weight_ptr, weight_size):
+def load_from_file_with_mem(api, model_path, work_ptr, work_size, weight_ptr, weight_size):
     """(model_id, ret): load using your own device memory for work/weights (0 = let the system manage)."""
-    api = "acl.mdl.load_from_file_with_mem"
     model, ret = _open(api, path=model_path)
     return (0, ret) if ret else _load(api, model, model_path, (work_ptr, work_size), (weight_ptr, weight_size))
 
 
 @binding("acl.mdl.load_from_mem_with_mem", "kkkkkk")
-def load_from_mem_with_mem(model_ptr, model_size, work_ptr, work_size, weight_ptr, weight_size):
+def load_from_mem_with_mem(api, model_ptr, model_size, work_ptr, work_size, weight_ptr, weight_size):
     """(model_id, ret): load_from_mem with user-managed work/weight device memory."""
-    api = "acl.mdl.load_from_mem_with_mem"
     model, ret = _open(api, ptr=model_ptr, size=model_size)
     return (0, ret) if ret else _load(api, model, "<memory>", (work_ptr, work_size), (weight_ptr, weight_size))
 
 
 @binding("acl.mdl.query_size", "s")
-def query_size(model_path):
+def query_size(api, model_path):
     """(work_size, weight_size, ret): device memory a model needs, for the *_with_mem loads."""
-    model, ret = _open("acl.mdl.query_size", path=model_path)
+    model, ret = _open(api, path=model_path)
     return (0, 0, ret) if ret else (model.header["work_size"], model.header["weight_size"], 0)
 
 
 @binding("acl.mdl.query_size_from_mem", "kk")
-def query_size_from_mem(model_ptr, model_size):
+def query_size_from_mem(api, model_ptr, model_size):
     """(work_size, weight_size, ret) for a model held in host memory."""
-    model, ret = _open("acl.mdl.query_size_from_mem", ptr=model_ptr, size=model_size)
+    model, ret = _open(api, ptr=model_ptr, size=model_size)
     return (0, 0, ret) if ret else (model.header["work_size"], model.header["weight_size"], 0)
 
 
 @binding("acl.mdl.unload", "I")
-def unload(model_id):
+def unload(api, model_id):
     """Unload a model and free the memory the system gave it."""
-    api = "acl.mdl.unload"
     _, ret = get_model(api, model_id)
     if ret:
         return ret

@@ -15,10 +15,10 @@ from typing import Any, Dict, List, Tuple
 import numpy as np
 
 from ..spec import dtypes
-from ._args import binding
+from ._args import INIT, binding
 from .databuffer import DataBuffer, lookup_buffer
 from .execute import ExecError, _memory
-from .state import create_handle, destroy_handle, fail, require_init, state
+from .state import create_handle, destroy_handle, fail, state
 from .streams import enqueue, resolve_stream
 
 SUPPORTED = ("Cast", "ArgMaxV2", "ArgMaxD")
@@ -45,7 +45,7 @@ class OpAttr:
 
 
 @binding("acl.create_tensor_desc", "iOi")
-def create_tensor_desc(data_type, dims, format):
+def create_tensor_desc(api, data_type, dims, format):
     """A tensor desc (dims must be a list of ints); 0 when the data type is unknown."""
     if not isinstance(dims, list) or not all(isinstance(d, int) and not isinstance(d, bool) for d in dims):
         raise TypeError("argument 2 is not list\n[acl-teach] acl.create_tensor_desc(data_type, dims, format) "
@@ -57,18 +57,14 @@ def create_tensor_desc(data_type, dims, format):
 
 
 @binding("acl.destroy_tensor_desc", "k")
-def destroy_tensor_desc(desc):
+def destroy_tensor_desc(api, desc):
     """Destroy a tensor desc (returns None, like the C void function)."""
-    destroy_handle("acl.destroy_tensor_desc", desc, TensorDesc, "tensor desc")
+    destroy_handle(api, desc, TensorDesc, "tensor desc")
 
 
-@binding("acl.op.set_model_dir", "s")
-def set_model_dir(model_dir):
+@binding("acl.op.set_model_dir", "s", needs=INIT)
+def set_model_dir(api, model_dir):
     """Point at the directory of compiled single-operator models (must exist)."""
-    api = "acl.op.set_model_dir"
-    ret = require_init(api)
-    if ret:
-        return ret
     if not os.path.isdir(model_dir):
         return fail(100000, api, f"{model_dir!r} is not a directory.")
     state().subsystems["op_model_dir"] = model_dir
@@ -76,15 +72,15 @@ def set_model_dir(model_dir):
 
 
 @binding("acl.op.create_attr")
-def create_attr():
+def create_attr(api):
     """A new empty operator attribute set."""
     return create_handle(OpAttr(), "op attr", "")
 
 
 @binding("acl.op.destroy_attr", "k")
-def destroy_attr(attr):
+def destroy_attr(api, attr):
     """Destroy an attribute set (returns None)."""
-    destroy_handle("acl.op.destroy_attr", attr, OpAttr, "op attr")
+    destroy_handle(api, attr, OpAttr, "op attr")
 
 
 def _set_attr(api: str, attr: int, name: str, value: Any) -> int:
@@ -96,18 +92,18 @@ def _set_attr(api: str, attr: int, name: str, value: Any) -> int:
 
 
 @binding("acl.op.set_attr_int", "ksL")
-def set_attr_int(attr, attr_name, attr_value):
+def set_attr_int(api, attr, attr_name, attr_value):
     """Set an int attribute, e.g. ArgMaxD's 'dimension'."""
-    return _set_attr("acl.op.set_attr_int", attr, attr_name, attr_value)
+    return _set_attr(api, attr, attr_name, attr_value)
 
 
 @binding("acl.op.set_attr_list_int", "ksO")
-def set_attr_list_int(attr, attr_name, values):
+def set_attr_list_int(api, attr, attr_name, values):
     """Set a list-of-int attribute (a list or an integer ndarray)."""
     seq = values.tolist() if isinstance(values, np.ndarray) else values
     if not isinstance(seq, list) or not all(isinstance(v, int) for v in seq):
         raise TypeError("acl.op.set_attr_list_int args parse failed\n[acl-teach] values must be a list of ints.")
-    return _set_attr("acl.op.set_attr_list_int", attr, attr_name, list(seq))
+    return _set_attr(api, attr, attr_name, list(seq))
 
 
 def _tensor(desc_handle: int, buf_handle: int, what: str) -> Tuple[TensorDesc, DataBuffer]:
@@ -149,9 +145,6 @@ def _compute(op_type: str, ins: List[np.ndarray], attrs: Dict[str, Any]) -> np.n
 
 def _launch(api: str, op_type: str, in_descs: List[int], in_bufs: List[int], out_descs: List[int],
             out_bufs: List[int], attr: int, stream: int) -> int:
-    ret = require_init(api)
-    if ret:
-        return ret
     if op_type not in SUPPORTED:
         return fail(100024, api, f"operator {op_type!r} is not available (the simulator runs {SUPPORTED}).")
     if "op_model_dir" not in state().subsystems:
@@ -191,15 +184,15 @@ def _handle_list(value: Any, what: str) -> List[int]:
     return list(value)
 
 
-@binding("acl.op.execute_v2", "sOOOOkk")
-def execute_v2(op_type, input_desc, inputs, output_desc, outputs, attr, stream):
+@binding("acl.op.execute_v2", "sOOOOkk", needs=INIT)
+def execute_v2(api, op_type, input_desc, inputs, output_desc, outputs, attr, stream):
     """Queue a single operator on ``stream`` (lists of tensor descs and data buffers)."""
-    return _launch("acl.op.execute_v2", op_type, _handle_list(input_desc, "input_desc"),
+    return _launch(api, op_type, _handle_list(input_desc, "input_desc"),
                    _handle_list(inputs, "inputs"), _handle_list(output_desc, "output_desc"),
                    _handle_list(outputs, "outputs"), attr, stream)
 
 
-@binding("acl.op.cast", "kkkkik")
-def cast(input_desc, input_buf, output_desc, output_buf, truncate, stream):
+@binding("acl.op.cast", "kkkkik", needs=INIT)
+def cast(api, input_desc, input_buf, output_desc, output_buf, truncate, stream):
     """Queue a type conversion (input desc's type -> output desc's type) on ``stream``."""
-    return _launch("acl.op.cast", "Cast", [input_desc], [input_buf], [output_desc], [output_buf], 0, stream)
+    return _launch(api, "Cast", [input_desc], [input_buf], [output_desc], [output_buf], 0, stream)

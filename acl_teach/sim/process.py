@@ -17,9 +17,8 @@ from .state import fail, state
 
 
 @binding("acl.init", "|s")
-def init(config_path=None):
+def init(api, config_path=None):
     """Initialise AscendCL once per process; a second call returns 100002 (harmless)."""
-    api = "acl.init"
     st = state()
     with st.lock:
         if st.initialized:
@@ -58,9 +57,8 @@ def leak_report() -> str:
 
 
 @binding("acl.finalize")
-def finalize():
+def finalize(api):
     """De-initialise: release everything still alive and print the leak report."""
-    api = "acl.finalize"
     st = state()
     with st.lock:
         if not st.initialized:
@@ -88,20 +86,20 @@ def finalize():
 
 
 @binding("acl.get_soc_name")
-def get_soc_name():
+def get_soc_name(api):
     """The chip name, e.g. 'Ascend310' (works before acl.init, like the real call)."""
     return state().config.soc_name
 
 
 @binding("acl.get_version")
-def get_version():
+def get_version(api):
     """(major, minor, patch, ret) of the (simulated) AscendCL."""
     major, minor, patch = state().config.version
     return major, minor, patch, 0
 
 
 @binding("acl.get_recent_err_msg")
-def get_recent_err_msg():
+def get_recent_err_msg(api):
     """The explanation of this thread's latest failed call (then cleared), or None."""
     tls = state().tls
     msg = getattr(tls, "recent_err", None)

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import List, Optional, Tuple
 
 from . import constants as C
-from ._args import binding
-from .state import fail, require_init, state
+from ._args import INIT, binding
+from .state import fail, state
 
 IMPLICIT = "implicit: "
 
@@ -90,12 +90,11 @@ def release_context(handle: int, by: str) -> None:
         st.tls.context = 0
 
 
-@binding("acl.rt.set_device", "i")
-def set_device(device_id):
+@binding("acl.rt.set_device", "i", needs=INIT)
+def set_device(api, device_id):
     """Open a device (ref counted); its default context becomes this thread's current context."""
-    api = "acl.rt.set_device"
     with state().lock:
-        ret = require_init(api) or _check_device_id(api, device_id)
+        ret = _check_device_id(api, device_id)
         if ret:
             return ret
         st = state()
@@ -111,12 +110,11 @@ def set_device(device_id):
         return 0
 
 
-@binding("acl.rt.reset_device", "i")
-def reset_device(device_id):
+@binding("acl.rt.reset_device", "i", needs=INIT)
+def reset_device(api, device_id):
     """Balance one set_device; at zero, release the device and everything still on it."""
-    api = "acl.rt.reset_device"
     with state().lock:
-        ret = require_init(api) or _check_device_id(api, device_id)
+        ret = _check_device_id(api, device_id)
         if ret:
             return ret
         st = state()
@@ -151,34 +149,31 @@ def release_device(device_id: int, by: str) -> None:
 
 
 @binding("acl.rt.get_device")
-def get_device():
+def get_device(api):
     """(device id of this thread's context, ret)."""
-    ctx, ret = current_context("acl.rt.get_device")
+    ctx, ret = current_context(api)
     if ret:
         return 0, ret
     return state().lookup(ctx, Context).device_id, 0
 
 
-@binding("acl.rt.get_device_count")
-def get_device_count():
+@binding("acl.rt.get_device_count", needs=INIT, outs=1)
+def get_device_count(api):
     """(number of simulated devices, ret)."""
-    ret = require_init("acl.rt.get_device_count")
-    return (0, ret) if ret else (state().config.device_count, 0)
+    return state().config.device_count, 0
 
 
-@binding("acl.rt.get_run_mode")
-def get_run_mode():
+@binding("acl.rt.get_run_mode", needs=INIT, outs=1)
+def get_run_mode(api):
     """(ACL_HOST=1 for a PC with a card, ACL_DEVICE=0 for a board, ret)."""
-    ret = require_init("acl.rt.get_run_mode")
-    return (0, ret) if ret else (state().config.run_mode, 0)
+    return state().config.run_mode, 0
 
 
-@binding("acl.rt.create_context", "i")
-def create_context(device_id):
+@binding("acl.rt.create_context", "i", needs=INIT, outs=1)
+def create_context(api, device_id):
     """(context, ret): a new context on the device, made current for this thread."""
-    api = "acl.rt.create_context"
     with state().lock:
-        ret = require_init(api) or _check_device_id(api, device_id)
+        ret = _check_device_id(api, device_id)
         if ret:
             return 0, ret
         st = state()
@@ -189,14 +184,10 @@ def create_context(device_id):
         return handle, 0
 
 
-@binding("acl.rt.destroy_context", "k")
-def destroy_context(context):
+@binding("acl.rt.destroy_context", "k", needs=INIT)
+def destroy_context(api, context):
     """Destroy an explicitly created context (and the streams still in it)."""
-    api = "acl.rt.destroy_context"
     with state().lock:
-        ret = require_init(api)
-        if ret:
-            return ret
         st = state()
         if context == 0:
             return fail(100000, api, "context is 0 (NULL).")
@@ -211,13 +202,9 @@ def destroy_context(context):
         return 0
 
 
-@binding("acl.rt.set_context", "k")
-def set_context(context):
+@binding("acl.rt.set_context", "k", needs=INIT)
+def set_context(api, context):
     """Make ``context`` current for the calling thread (worker threads need this)."""
-    api = "acl.rt.set_context"
-    ret = require_init(api)
-    if ret:
-        return ret
     st = state()
     if context == 0:
         return fail(100000, api, "context is 0 (NULL).")
@@ -227,13 +214,9 @@ def set_context(context):
     return 0
 
 
-@binding("acl.rt.get_context")
-def get_context():
+@binding("acl.rt.get_context", needs=INIT, outs=1)
+def get_context(api):
     """(current context of this thread, ret); 107002 when there is none (UNCONFIRMED code)."""
-    api = "acl.rt.get_context"
-    ret = require_init(api)
-    if ret:
-        return 0, ret
     ctx, ret = current_context(api)
     return ctx, ret
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from . import constants as C
-from ._args import binding
+from ._args import CONTEXT, INIT, binding
 from .runtime import Context, current_context
-from .state import fail, require_init, state
+from .state import fail, state
 
 TaskResult = Optional[Tuple[int, str]]
 
@@ -173,27 +173,17 @@ def _drain_locked(stream: Stream, timeout: float) -> int:
     return 0
 
 
-@binding("acl.rt.create_stream")
-def create_stream():
+@binding("acl.rt.create_stream", needs=CONTEXT, outs=1)
+def create_stream(api):
     """(stream, ret): a new stream in the current context."""
-    api = "acl.rt.create_stream"
-    ret = require_init(api)
-    if ret:
-        return 0, ret
-    ctx, ret = current_context(api)
-    if ret:
-        return 0, ret
+    ctx = current_context(api)[0]
     with state().lock:
         return new_stream(ctx), 0
 
 
-@binding("acl.rt.destroy_stream", "k")
-def destroy_stream(stream):
+@binding("acl.rt.destroy_stream", "k", needs=INIT)
+def destroy_stream(api, stream):
     """Destroy a stream you created (synchronize it first)."""
-    api = "acl.rt.destroy_stream"
-    ret = require_init(api)
-    if ret:
-        return ret
     st = state()
     if stream == 0:
         return fail(100000, api, "stream is 0 (NULL); the default stream is not destroyed by you.")
@@ -205,13 +195,9 @@ def destroy_stream(stream):
     return 0
 
 
-@binding("acl.rt.synchronize_stream", "k")
-def synchronize_stream(stream):
+@binding("acl.rt.synchronize_stream", "k", needs=INIT)
+def synchronize_stream(api, stream):
     """Block until every task queued on ``stream`` has run; report the first async failure."""
-    api = "acl.rt.synchronize_stream"
-    ret = require_init(api)
-    if ret:
-        return ret
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
@@ -231,13 +217,9 @@ def synchronize_stream(stream):
     return 0
 
 
-@binding("acl.rt.subscribe_report", "Kk")
-def subscribe_report(thread_id, stream):
+@binding("acl.rt.subscribe_report", "Kk", needs=INIT)
+def subscribe_report(api, thread_id, stream):
     """Make ``thread_id`` (from acl.util.start_thread) the callback thread of ``stream``."""
-    api = "acl.rt.subscribe_report"
-    ret = require_init(api)
-    if ret:
-        return ret
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
@@ -256,13 +238,9 @@ def subscribe_report(thread_id, stream):
     return 0
 
 
-@binding("acl.rt.unsubscribe_report", "Kk")
-def unsubscribe_report(thread_id, stream):
+@binding("acl.rt.unsubscribe_report", "Kk", needs=INIT)
+def unsubscribe_report(api, thread_id, stream):
     """End a subscription made by subscribe_report."""
-    api = "acl.rt.unsubscribe_report"
-    ret = require_init(api)
-    if ret:
-        return ret
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
@@ -274,16 +252,12 @@ def unsubscribe_report(thread_id, stream):
     return 0
 
 
-@binding("acl.rt.launch_callback", "OOik")
-def launch_callback(fn, user_data, block_type, stream):
+@binding("acl.rt.launch_callback", "OOik", needs=INIT)
+def launch_callback(api, fn, user_data, block_type, stream):
     """Queue ``fn(user_data)`` on the stream, to run in the stream's subscribed thread."""
-    api = "acl.rt.launch_callback"
     if not callable(fn):
         raise TypeError("parameter must be callable\n[acl-teach] argument 1 (fn) of "
                         "acl.rt.launch_callback must be a function taking one argument (user_data).")
-    ret = require_init(api)
-    if ret:
-        return ret
     if block_type not in (C.ACL_CALLBACK_NO_BLOCK, C.ACL_CALLBACK_BLOCK):
         return fail(100000, api, f"block_type {block_type} must be ACL_CALLBACK_NO_BLOCK (0) or "
                     f"ACL_CALLBACK_BLOCK (1).")
@@ -309,17 +283,13 @@ def _take_pending(me: int) -> Optional[CallbackTask]:
         return queue.popleft() if queue else None
 
 
-@binding("acl.rt.process_report", "i")
-def process_report(timeout_ms):
+@binding("acl.rt.process_report", "i", needs=INIT)
+def process_report(api, timeout_ms):
     """Run callbacks due for this thread, waiting up to ``timeout_ms`` (-1 = forever) for one.
 
     Returns 0 when at least one callback ran, 507012 on timeout (UNCONFIRMED: samples ignore
     it), 100035 when this thread is subscribed to no stream (UNCONFIRMED).
     """
-    api = "acl.rt.process_report"
-    ret = require_init(api)
-    if ret:
-        return ret
     if timeout_ms < -1:
         return fail(100000, api, f"timeout {timeout_ms} must be -1 (wait forever) or >= 0 milliseconds.")
     me = threading.get_ident()

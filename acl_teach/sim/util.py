@@ -34,7 +34,7 @@ def _bytes_address(b: bytes) -> int:
 
 
 @binding("acl.util.bytes_to_ptr", "O")
-def bytes_to_ptr(data):
+def bytes_to_ptr(api, data):
     """Address of the bytes object's own buffer (zero-copy); keep ``data`` alive while you use it."""
     if not isinstance(data, bytes):
         raise ValueError("needs an byte as argument\n[acl-teach] acl.util.bytes_to_ptr takes a bytes "
@@ -43,7 +43,7 @@ def bytes_to_ptr(data):
 
 
 @binding("acl.util.numpy_to_ptr", "O")
-def numpy_to_ptr(array):
+def numpy_to_ptr(api, array):
     """Address of an ndarray's data (zero-copy; deprecated in pyACL in favour of bytes_to_ptr)."""
     if not isinstance(array, np.ndarray):
         raise ValueError("the input parameter is not ndarray\n[acl-teach] acl.util.numpy_to_ptr takes "
@@ -61,7 +61,7 @@ def numpy_to_ptr(array):
 
 
 @binding("acl.util.numpy_contiguous_to_ptr", "O")
-def numpy_contiguous_to_ptr(array):
+def numpy_contiguous_to_ptr(api, array):
     """(pointer, contiguous array): keep the returned array alive while you use the pointer."""
     if not isinstance(array, np.ndarray):
         raise ValueError("the input parameter is not ndarray")
@@ -71,15 +71,15 @@ def numpy_contiguous_to_ptr(array):
 
 
 @binding("acl.util.ptr_to_bytes", "kk")
-def ptr_to_bytes(ptr, size):
+def ptr_to_bytes(api, ptr, size):
     """A *copy* of ``size`` bytes of host memory at ``ptr``."""
     if size == 0:
         return b""
-    return host_view("acl.util.ptr_to_bytes", ptr, size).tobytes()
+    return host_view(api, ptr, size).tobytes()
 
 
 @binding("acl.util.ptr_to_numpy", "kOi")
-def ptr_to_numpy(ptr, shape, npy_type):
+def ptr_to_numpy(api, ptr, shape, npy_type):
     """A writable ndarray *view* of host memory at ``ptr`` (no copy; deprecated in pyACL)."""
     if not isinstance(shape, tuple) or not all(isinstance(d, int) and d >= 0 for d in shape):
         raise TypeError("acl.util.ptr_to_numpy args parse failed\n[acl-teach] shape must be a tuple of "
@@ -89,7 +89,7 @@ def ptr_to_numpy(ptr, shape, npy_type):
                          f"(use e.g. 11 = NPY_FLOAT, 23 = NPY_HALF).")
     dtype = np.dtype(_NPY_TYPES[npy_type])
     count = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
-    view = host_view("acl.util.ptr_to_numpy", ptr, count)
+    view = host_view(api, ptr, count)
     found = space().find(ptr)
     if found and found[0].obj is not None and ptr < DEVICE_BASE:
         holder = (ctypes.c_ubyte * count).from_address(ptr)
@@ -119,7 +119,7 @@ def _workers() -> Dict[int, _Worker]:
 
 
 @binding("acl.util.start_thread", "OO")
-def start_thread(func, args):
+def start_thread(api, func, args):
     """(thread id, ret): run ``func(args)`` in a new thread (the callback-thread pattern)."""
     if not callable(func):
         raise TypeError("acl.util.start_thread args parse failed\n[acl-teach] argument 1 must be callable.")
@@ -130,13 +130,12 @@ def start_thread(func, args):
 
 
 @binding("acl.util.stop_thread", "K")
-def stop_thread(thread_id):
+def stop_thread(api, thread_id):
     """Join a thread from start_thread (set its exit flag first); re-raise as RuntimeError if it failed.
 
     UNCONFIRMED: real pyACL joins forever; the simulator gives up after the configured wait
     timeout and returns 107019 so a notebook kernel is never wedged.
     """
-    api = "acl.util.stop_thread"
     worker = _workers().get(thread_id)
     if worker is None:
         return fail(100000, api, f"{thread_id} is not a thread started by acl.util.start_thread.")
