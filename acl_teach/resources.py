@@ -11,12 +11,11 @@ from dataclasses import dataclass
 from typing import Optional
 
 from . import trace
-from .spec.constants import ACL_DEVICE, ACL_HOST
+from .spec.constants import ACL_DEVICE, RUN_MODE_NAMES
 from .spec.errors import ACL_ERROR_REPEAT_FINALIZE, ACL_ERROR_REPEAT_INITIALIZE
 from .state import current
 from .step import Step
 
-RUN_MODES = {ACL_DEVICE: "ACL_DEVICE", ACL_HOST: "ACL_HOST"}
 
 
 @dataclass(repr=False)
@@ -39,7 +38,7 @@ class Resources(Step):
     @property
     def on_board(self) -> bool:
         """True in ACL_DEVICE mode (the code runs on the board; host and device share memory)."""
-        return self.run_mode == "ACL_DEVICE"
+        return self.run_mode == RUN_MODE_NAMES[ACL_DEVICE]
 
 
 @dataclass(repr=False)
@@ -87,7 +86,7 @@ def request_resources(device_id: int = 0, stream: bool = True) -> Resources:
         if stream:
             rec.stream, _ = rec.check("acl.rt.create_stream")
         mode, _ = rec.check("acl.rt.get_run_mode")
-        rec.run_mode = RUN_MODES.get(mode, str(mode))
+        rec.run_mode = RUN_MODE_NAMES.get(mode, str(mode))
     except Exception:
         _undo(rec)
         raise

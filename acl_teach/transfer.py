@@ -14,13 +14,12 @@ import numpy as np
 
 from .spec import dtypes
 from .spec.constants import (ACL_MEMCPY_DEVICE_TO_DEVICE as D2D, ACL_MEMCPY_DEVICE_TO_HOST as D2H,
-                             ACL_MEMCPY_HOST_TO_DEVICE as H2D)
+                             ACL_MEMCPY_HOST_TO_DEVICE as H2D, MEMCPY_KIND_NAMES)
 from .dataset import Dataset
 from .model import Desc
 from .resources import Resources
 from .step import Step
 
-KIND_NAMES = {H2D: "ACL_MEMCPY_HOST_TO_DEVICE", D2H: "ACL_MEMCPY_DEVICE_TO_HOST", D2D: "ACL_MEMCPY_DEVICE_TO_DEVICE"}
 
 
 @dataclass(repr=False)
@@ -72,7 +71,7 @@ def copy_to_device(data: Union[np.ndarray, bytes], inputs: Dataset, index: int =
                          f"is {array.dtype}: convert it with .astype(np.{desc.inputs[index].numpy_dtype}).")
     host_bytes = array.tobytes()
     kind = D2D if _board(resources) else H2D
-    rec = Copy(index=index, nbytes=len(host_bytes), kind=KIND_NAMES[kind])
+    rec = Copy(index=index, nbytes=len(host_bytes), kind=MEMCPY_KIND_NAMES[kind])
     ptr = rec.call("acl.util.bytes_to_ptr", host_bytes)
     rec.check("acl.rt.memcpy", buf.ptr, buf.size, ptr, len(host_bytes), kind)
     return rec

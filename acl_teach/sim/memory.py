@@ -27,9 +27,7 @@ ALIGN = 0x200
 POISON = 0xA5  # written over freed memory so use-after-free shows
 UNINITIALISED = 0xCD  # fresh device memory is not zeroed on a real NPU either
 PATTERN_LIMIT = 16 << 20  # larger buffers skip the fill patterns: touching GBs of RAM could kill a kernel
-_KIND_NAMES = {C.ACL_MEMCPY_HOST_TO_HOST: "HOST_TO_HOST", C.ACL_MEMCPY_HOST_TO_DEVICE: "HOST_TO_DEVICE",
-               C.ACL_MEMCPY_DEVICE_TO_HOST: "DEVICE_TO_HOST", C.ACL_MEMCPY_DEVICE_TO_DEVICE: "DEVICE_TO_DEVICE",
-               C.ACL_MEMCPY_DEFAULT: "DEFAULT"}
+_KIND_NAMES = {kind: name[len("ACL_MEMCPY_"):] for kind, name in C.MEMCPY_KIND_NAMES.items()}
 _MEM_FLAGS = C.ACL_MEM_TYPE_LOW_BAND_WIDTH | C.ACL_MEM_TYPE_HIGH_BAND_WIDTH | \
     C.ACL_MEM_ACCESS_USER_SPACE_READONLY
 

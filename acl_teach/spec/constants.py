@@ -105,3 +105,14 @@ ACL_MAX_HW_NUM = 128
 ACL_MAX_SHAPE_COUNT = 128
 ACL_DYNAMIC_TENSOR_NAME = "ascend_mbatch_shape_data"
 ACL_DYNAMIC_AIPP_NAME = "ascend_dynamic_aipp_data"
+
+RUN_MODE_NAMES = {ACL_DEVICE: "ACL_DEVICE", ACL_HOST: "ACL_HOST"}
+
+
+def names_of(prefix: str) -> dict:
+    """{value: name} of the constants whose names start with ``prefix``, e.g. names_of("ACL_MEMCPY_")."""
+    return {v: k for k, v in globals().items() if k.startswith(prefix) and isinstance(v, int)}
+
+
+MEMCPY_KIND_NAMES = names_of("ACL_MEMCPY_")
+FORMAT_NAMES = names_of("ACL_FORMAT_")

@@ -17,7 +17,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..spec import dtypes, om
-from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME
+from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FORMAT_ND, ACL_INT64
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
          "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log")
@@ -280,12 +280,13 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
         biggest = max(gear_dims.values(), key=lambda d: int(np.prod(d)))
         outputs.append({"name": om.output_name(node, edge, info.name), "onnx_name": info.name,
                         "dims": biggest, "gear_dims": gear_dims, "data_type": acl_type, "onnx_type": onnx_type,
-                        "format": inputs[0]["format"] if len(biggest) == 4 and inputs else 2,
+                        "format": inputs[0]["format"] if len(biggest) == 4 and inputs else ACL_FORMAT_ND,
                         "size": int(np.prod(biggest)) * dtypes.itemsize(acl_type)})
     if kind:
         count = 1 if kind == "batch" else 2
-        inputs.append({"name": DYNAMIC_INPUT, "onnx_name": None, "dims": [count], "data_type": 9,
-                       "onnx_type": 9, "format": 2, "size": 8 * count, "gear_dims": {}})
+        inputs.append({"name": DYNAMIC_INPUT, "onnx_name": None, "dims": [count], "data_type": ACL_INT64,
+                       "onnx_type": dtypes.ACL_TO_ONNX[ACL_INT64], "format": ACL_FORMAT_ND,
+                       "size": dtypes.itemsize(ACL_INT64) * count, "gear_dims": {}})
     header = {"soc_version": flags["soc_version"], "framework": 5,
               "source_model": os.path.basename(flags["model"]), "atc_command": command,
               "inputs": inputs, "outputs": outputs, "dynamic": {"kind": kind, "gears": gears},
