@@ -79,15 +79,54 @@ def cmd_desc(opts: argparse.Namespace) -> int:
     return 0
 
 
+def lab_workspace(folder: str, notebooks: str, data: str) -> List[str]:
+    """Copy the notebooks to folder/notebooks and the data to folder/data (so ``../data/...`` resolves).
+
+    Never overwrites: returns the files (relative to ``folder``) the learner already had and kept.
+    """
+    import shutil
+    kept = []
+    pairs = [(os.path.join(notebooks, f), os.path.join("notebooks", f))
+             for f in sorted(os.listdir(notebooks)) if f.endswith(".ipynb")]
+    for top, _dirs, files in os.walk(data):
+        pairs += [(os.path.join(top, f), os.path.join("data", os.path.relpath(top, data), f))
+                  for f in sorted(files) if not f.startswith(".")]
+    for src, rel in pairs:
+        dst = os.path.normpath(os.path.join(folder, rel))
+        if os.path.exists(dst):
+            kept.append(os.path.relpath(dst, folder))
+            continue
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        shutil.copyfile(src, dst)
+    return kept
+
+
 def cmd_lab(opts: argparse.Namespace) -> int:
-    """Start JupyterLab on the notebooks."""
+    """Start JupyterLab on the notebooks: the repository's in a checkout, else a workspace copy (--dir)."""
     import shutil
     import subprocess
-    exe = shutil.which("jupyter")
+    # the jupyter beside this Python first (its kernel has acl_teach even when the venv is not activated)
+    exe = shutil.which(os.path.join(os.path.dirname(sys.executable), "jupyter")) or shutil.which("jupyter")
     if exe is None:
         raise UserError("JupyterLab is not installed: pip install jupyterlab (make test installs it into .venv)")
     folder = assets.notebooks_dir()
-    return subprocess.call([exe, "lab", f"--notebook-dir={folder}"])
+    package = os.path.dirname(os.path.abspath(__file__))
+    if opts.dir or os.path.abspath(folder).startswith(package + os.sep):  # installed: never work in site-packages
+        workspace = os.path.abspath(opts.dir or "acl-teach-notebooks")
+        kept = lab_workspace(workspace, folder, assets.data_dir())
+        print(f"notebooks in {workspace}" + (f"; kept {len(kept)} file(s) you already have: {', '.join(kept)}"
+                                             if kept else ""))
+        folder = os.path.join(workspace, "notebooks")
+    argv = [exe, "lab", f"--notebook-dir={folder}"]
+    if opts.port is not None:
+        argv.append(f"--port={opts.port}")
+    if opts.no_browser:
+        argv.append("--no-browser")
+    if opts.allow_root or getattr(os, "geteuid", lambda: -1)() == 0:
+        if not opts.allow_root:
+            print("running as root: passing --allow-root to JupyterLab")
+        argv.append("--allow-root")
+    return subprocess.call(argv)
 
 
 def cmd_fetch(opts: argparse.Namespace) -> int:
@@ -131,7 +170,12 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("desc", help="print a model's desc (every acl.mdl.get_* value)")
     p.add_argument("model")
     p.set_defaults(func=cmd_desc)
-    p = sub.add_parser("lab", help="start JupyterLab on notebooks/")
+    p = sub.add_parser("lab", help="start JupyterLab on the notebooks")
+    p.add_argument("--dir", default=None, help="workspace for the notebooks and data, never overwritten (default "
+                   "when installed: ./acl-teach-notebooks; in a checkout: the repository's notebooks/)")
+    p.add_argument("--port", type=int, default=None, metavar="N", help="JupyterLab's port")
+    p.add_argument("--no-browser", action="store_true", help="do not open a browser")
+    p.add_argument("--allow-root", action="store_true", help="let JupyterLab run as root (automatic as root)")
     p.set_defaults(func=cmd_lab)
     return parser
 
