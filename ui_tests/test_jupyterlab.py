@@ -23,7 +23,7 @@ CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-ru
 
 CELLS = [
     "from acl_teach import lab\nacl = lab.setup()\nimport acl_teach as at",
-    "at.init(); res = at.request_resources(0)\nm = at.load_model(); d = at.query_desc(m)",
+    "at.init(); res = at.request_resources(0)\nm = at.load_model(at.models.default_om()); d = at.query_desc(m)",
     "from acl_teach.widgets import DescExplorer, Top5View\nDescExplorer(d)",
     f"with at.Session() as s:\n    r = s.classify({os.path.join(ROOT, 'data', 'images', 'coffee.png')!r})\n"
     f"Top5View(r.topk, image={os.path.join(ROOT, 'data', 'images', 'coffee.png')!r})",
