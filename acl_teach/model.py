@@ -197,6 +197,19 @@ class TensorQuery(Step):
     kind: str = "input"
     index: int = 0
     values: Dict[str, Any] = field(default_factory=dict)
+    sources: Dict[str, str] = field(default_factory=dict, repr=False)  # value -> the call that gave it
+
+    def ask(self, key: str, api: str, *args: Any) -> Any:
+        """One getter: record the call and which value it answered."""
+        result = self.call(api, *args)
+        self.sources[key] = self.calls[-1].expression
+        return result
+
+    def ask_checked(self, key: str, api: str, *args: Any) -> Any:
+        """One getter with a ret: raise AclError unless it is 0."""
+        result = self.check(api, *args)
+        self.sources[key] = self.calls[-1].expression
+        return result[0]
 
 
 def query_tensor(desc: Desc, kind: str, index: int) -> TensorQuery:
@@ -204,25 +217,25 @@ def query_tensor(desc: Desc, kind: str, index: int) -> TensorQuery:
     if kind not in ("input", "output"):
         raise ValueError("kind must be 'input' or 'output'")
     rec, d = TensorQuery(kind=kind, index=index), desc.model_desc
-    dims, _ = rec.check(f"acl.mdl.get_{kind}_dims", d, index)
-    name = rec.call(f"acl.mdl.get_{kind}_name_by_index", d, index)
-    size = rec.call(f"acl.mdl.get_{kind}_size_by_index", d, index)
-    dtype = rec.call(f"acl.mdl.get_{kind}_data_type", d, index)
-    fmt = rec.call(f"acl.mdl.get_{kind}_format", d, index)
-    found, _ = rec.check(f"acl.mdl.get_{kind}_index_by_name", d, name)
+    dims = rec.ask_checked("dims", f"acl.mdl.get_{kind}_dims", d, index)
+    name = rec.ask("name", f"acl.mdl.get_{kind}_name_by_index", d, index)
+    size = rec.ask("size", f"acl.mdl.get_{kind}_size_by_index", d, index)
+    dtype = rec.ask("data_type", f"acl.mdl.get_{kind}_data_type", d, index)
+    fmt = rec.ask("format", f"acl.mdl.get_{kind}_format", d, index)
+    found = rec.ask_checked("index_by_name", f"acl.mdl.get_{kind}_index_by_name", d, name)
     info = TensorInfo(index, name, list(dims.get("dims", [])), dtype, fmt, size)
     rec.values = {"name": name, "index": index, "index_by_name": found, "dims": info.dims,
                   "data_type": f"{dtype} ({dtypes.type_name(dtype)})",
                   "format": f"{fmt} ({dtypes.format_name(fmt)})", "size": size,
                   "size_arithmetic": info.size_arithmetic}
+    rec.sources["size_arithmetic"] = "dims x bytes per element of the data type"
     if kind == "input":
-        dims_v2, _ = rec.check("acl.mdl.get_input_dims_v2", d, index)
-        rec.values["dims_v2"] = list(dims_v2.get("dims", []))
+        rec.values["dims_v2"] = list(rec.ask_checked("dims_v2", "acl.mdl.get_input_dims_v2", d, index).get("dims", []))
     else:
-        cur, _ = rec.check("acl.mdl.get_cur_output_dims", d, index)
+        cur = rec.ask_checked("cur_output_dims", "acl.mdl.get_cur_output_dims", d, index)
         rec.values["cur_output_dims"] = list(cur.get("dims", []))
-    batch, _ = rec.check("acl.mdl.get_dynamic_batch", d)
-    hw, _ = rec.check("acl.mdl.get_dynamic_hw", d, -1)
+    batch = rec.ask_checked("dynamic_batch", "acl.mdl.get_dynamic_batch", d)
+    hw = rec.ask_checked("dynamic_hw", "acl.mdl.get_dynamic_hw", d, -1)
     rec.values["dynamic_batch"] = list(batch.get("batch", []))
     rec.values["dynamic_hw"] = [list(g) for g in hw.get("hw", [])]
     return rec

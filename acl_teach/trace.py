@@ -41,13 +41,19 @@ class Call:
     names: Tuple[str, ...] = ()
     text: str = ""
 
+    expression: str = ""
+
     def python(self) -> str:
         """The call as a line of Python, handles replaced by the variable names they had then."""
         return self.text or _render(self)
 
 
+def _expression(c: Call) -> str:
+    return f"{c.api}({', '.join(_literal(a) for a in c.args)})"
+
+
 def _render(c: Call) -> str:
-    text = f"{c.api}({', '.join(_literal(a) for a in c.args)})"
+    text = _expression(c)
     short = c.api.rsplit(".", 1)[-1]
     if c.names:
         text = f"{', '.join(c.names)} = {text}"
@@ -121,6 +127,7 @@ def call(calls: List[Call], api: str, *args: Any) -> Any:
     result = resolve(api)(*args)
     record = Call(api, args, result, _name_results(api, result))
     record.text = _render(record)  # rendered now: names are forgotten after finalize
+    record.expression = _expression(record)
     calls.append(record)
     return result
 

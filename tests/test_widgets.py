@@ -129,3 +129,53 @@ def test_pipeline_stepper_order_and_refusals(step_api, default_om):
         assert stepper.click(i), stepper.message
     assert stepper.ledger.rows == [] and "complete" in stepper.message
     assert [b.button_style for b in stepper.buttons] == ["success"] * 14
+
+
+def test_buffer_view_keeps_its_snapshot_after_the_memory_is_freed(flow):
+    x = np.full((1, 3, 224, 224), 2.0, np.float16)
+    at.copy_to_device(x, flow["ins"], 0, flow["res"], flow["desc"])
+    view = BufferView(flow["ins"].buffers[0], dtype="float16")
+    assert view.values[:3].tolist() == [2.0, 2.0, 2.0] and view.released is None
+    assert view.label == "data (dataset buffer #0)"
+    at.release_dataset(flow["ins"])
+    view.refresh()  # the memory is gone: keep what it held, say so
+    assert view.released.startswith("released — showing the bytes it held") and "released" in view.notice.value
+    assert view.values[:3].tolist() == [2.0, 2.0, 2.0]
+    view.dtype_choice.value = "uint8"  # re-renders the snapshot, never reads freed memory
+    assert view.values[:2].tolist() == [0, 64] and "released" in repr(view)
+
+
+def test_buffer_view_names_handles_by_their_variables(flow):
+    handle = flow["ins"].buffers[0].data_buffer
+    assert BufferView(handle).label == "data buffer data_buffer"
+
+
+def test_desc_explorer_keeps_every_tensor_after_the_desc_is_destroyed(flow):
+    ex = DescExplorer(flow["desc"])
+    assert ex.sources["dims"] == "acl.mdl.get_input_dims(model_desc, 0)"
+    assert ex.sources["size"] == "acl.mdl.get_input_size_by_index(model_desc, 0)"
+    assert "from the call" in ex.table.value and "acl.mdl.get_input_format(model_desc, 0)" in ex.table.value
+    at.unload_model(flow["model"], flow["desc"])
+    ex.choice.value = ("output", 0)  # after release: the snapshot, under a notice
+    assert ex.fields["size"] == 4000 and ex.released and "destroyed" in ex.notice.value
+    ex.refresh()
+    assert ex.fields["cur_output_dims"] == [1, 1000] and "destroyed" in repr(ex)
+
+
+def test_desc_explorer_switches_between_models(flow):
+    from acl_teach.toolchain import assets
+    dyn = at.query_desc(at.load_model(assets.dynamic_batch_om()))
+    ex = DescExplorer({"default": flow["desc"], "dynamic batch": dyn})
+    assert ex.fields["dims"] == [1, 3, 224, 224] and len(ex.choice.options) == 2
+    ex.model.value = "dynamic batch"
+    assert ex.fields["dims"] == [-1, 3, 224, 224] and len(ex.choice.options) == 3
+    assert "of model 'dynamic batch'" in repr(ex)
+
+
+def test_error_explainer_dropdown_follows_the_code_box():
+    ex = ErrorExplainer(100002)
+    assert ex.pick.value == 100002
+    ex.code.value = 145002  # not in the common list: the dropdown must not keep showing 100002
+    assert ex.pick.value is None and "145002" in ex.text
+    ex.code.value = 107002
+    assert ex.pick.value == 107002

@@ -45,28 +45,51 @@ def channel_pictures(values: np.ndarray, shape: Sequence[int]) -> List[bytes]:
     return out
 
 
+RELEASED = "released — showing the bytes it held when last read"
+
+
 class BufferView(w.VBox):
-    """The bytes of a host or device buffer; call ``refresh()`` after a copy to see them arrive."""
+    """The bytes of a host or device buffer; ``refresh()`` after a copy shows them arrive.
+
+    Snapshot semantics: the view keeps the bytes it last read. Once the memory is freed, refresh
+    keeps that snapshot under a visible notice instead of failing, and the dtype dropdown
+    re-renders the snapshot without touching memory.
+    """
 
     def __init__(self, target: Any, size: int = 0, dtype: Optional[str] = None,
                  shape: Optional[Sequence[int]] = None, rows: int = 8) -> None:
         self.ptr, self.size, self.label = resolve_target(target, size)
         self.shape = list(shape) if shape else None
         self.rows = rows
+        self.released: Optional[str] = None
+        self.data = peek(self.ptr, self.size)  # nothing to show if even the first read fails: raise
+        self.location = where(self.ptr)
         self.dtype_choice = w.Dropdown(options=DTYPES, value=dtype or "uint8", description="as")
+        self.notice = w.HTML()
         self.hex_box = w.HTML()
         self.array_box = w.HTML()
         self.pictures = w.HBox()
-        self.dtype_choice.observe(lambda _: self.refresh(), names="value")
-        super().__init__([w.HTML(f"<b>{self.label}</b>"), self.hex_box, self.dtype_choice, self.array_box,
-                          self.pictures])
-        self.refresh()
+        self.dtype_choice.observe(lambda _: self.render(), names="value")
+        title = w.HTML(f"<b>{self.label}</b> · {self.size} bytes in {self.location} "
+                       f"<details style='display:inline'><summary>address</summary><code>{self.ptr:#x}</code></details>")
+        super().__init__([title, self.notice, self.hex_box, self.dtype_choice,
+                          self.array_box, self.pictures])
+        self.render()
 
     def refresh(self) -> "BufferView":
-        """Read the bytes again and redraw."""
-        self.data = peek(self.ptr, self.size)
+        """Read the bytes again (while the memory lives) and redraw."""
+        try:
+            self.data = peek(self.ptr, self.size)
+            self.released = None
+        except ValueError as exc:  # freed or unreadable now: keep the snapshot, say so
+            self.released = f"{RELEASED} ({exc})"
+        return self.render()
+
+    def render(self) -> "BufferView":
+        """Draw the current snapshot as hex, typed values and channel pictures."""
         self.hex_lines = hexdump(self.data, rows=self.rows)
         self.values = typed(self.data, self.dtype_choice.value)
+        self.notice.value = f"<i style='color:#a00'>{self.released}</i>" if self.released else ""
         self.hex_box.value = "<pre>" + "\n".join(self.hex_lines) + "</pre>"
         self.array_box.value = f"<pre>{self.array_text()}</pre>"
         pics = channel_pictures(self.values, self.shape) if self.shape and len(self.shape) == 4 else []
@@ -79,5 +102,7 @@ class BufferView(w.VBox):
         return f"{self.values.size} x {self.dtype_choice.value}: {shown}{' ...' if self.values.size > 12 else ''}"
 
     def __repr__(self) -> str:
-        return (f"BufferView({self.label}, {self.size} bytes in {where(self.ptr)})\n" + "\n".join(self.hex_lines)
-                + f"\n{self.array_text()}")
+        head = f"BufferView({self.label}, {self.size} bytes in {self.location})"
+        if self.released:
+            head += f"\n  [{self.released}]"
+        return head + "\n" + "\n".join(self.hex_lines) + f"\n{self.array_text()}"

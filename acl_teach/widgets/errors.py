@@ -24,7 +24,13 @@ class ErrorExplainer(w.VBox):
         super().__init__([w.HBox([self.code, self.pick]), self.out])
         self.refresh()
 
+    def _sync_pick(self) -> None:
+        """The 'common' list shows the typed code when it is one of them, else nothing: never a stale choice."""
+        self.pick.value = self.code.value if self.code.value in COMMON else None
+
     def refresh(self) -> "ErrorExplainer":
+        """Explain the code in the box (and keep the dropdown in step with it)."""
+        self._sync_pick()
         info = errors.explain(self.code.value)
         self.text = info.text() if info else f"{self.code.value}: not an aclError code acl-teach knows"
         self.out.value = f"<pre>{html.escape(self.text)}</pre>"

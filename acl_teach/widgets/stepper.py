@@ -38,13 +38,14 @@ class PipelineStepper(w.VBox):
         self.done: List[str] = []
         self.records: Dict[str, Any] = {}
         self.message = "click step 1"
-        self.buttons = [w.Button(description=label, layout=w.Layout(width="220px")) for _, label, _ in STEPS]
+        self.buttons = [w.Button(description=label, tooltip=label, layout=w.Layout(width="270px"))
+                        for _, label, _ in STEPS]
         for i, b in enumerate(self.buttons):
             b.on_click(lambda _, i=i: self.click(i))
         self.status = w.HTML()
         self.record_box = w.HTML()
         self.ledger = LedgerView()
-        super().__init__([w.GridBox(self.buttons, layout=w.Layout(grid_template_columns="repeat(4, 230px)")),
+        super().__init__([w.GridBox(self.buttons, layout=w.Layout(grid_template_columns="repeat(4, 280px)")),
                           self.status, self.record_box, self.ledger])
         self._show(None)
 
