@@ -53,10 +53,12 @@ def run(paths: List[str], model: Optional[str] = None, backend_name: Optional[st
         for i, path in enumerate(images, 1):
             try:
                 result = session.classify(path, k, use_async)
-            except ImageError as exc:
+            except (ImageError, MemoryError) as exc:  # one image's problem: the others still run
                 failures += 1
-                out.write(json.dumps({"image": path, "error": str(exc)}) + "\n" if as_json
-                          else f"\n{path}\n  error: {exc}\n")
+                why = str(exc) if isinstance(exc, ImageError) else \
+                    f"{path}: not enough memory to process this image; resize it and try again."
+                out.write(json.dumps({"image": path, "error": why}) + "\n" if as_json
+                          else f"\n{path}\n  error: {why}\n")
                 continue
             finally:
                 if not as_json:
@@ -70,7 +72,7 @@ def run(paths: List[str], model: Optional[str] = None, backend_name: Optional[st
                     out.write(f"  {p.index:>4}  {p.prob:8.4f}  {p.label}\n")
                 out.write("  timings: " + ", ".join(f"{s} {v:.1f} ms" for s, v in result.timings_ms.items()) + "\n")
     if show_trace:
-        out.write("\n# the pyACL calls this run made\n" + session.code() + "\n")
+        out.write("\n# the pyACL calls this run made (per-image calls: the last image's)\n" + session.code() + "\n")
     if not as_json:
         t = session.timings_ms
         out.write(f"\nsession: init {t.get('init', 0):.1f} ms, load {t.get('load', 0):.1f} ms, "

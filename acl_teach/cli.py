@@ -80,14 +80,19 @@ def cmd_desc(opts: argparse.Namespace) -> int:
 
 
 def lab_workspace(folder: str, notebooks: str, data: str) -> List[str]:
-    """Copy the notebooks to folder/notebooks and the data to folder/data (so ``../data/...`` resolves).
+    """Copy the notebooks to folder/notebooks (the Chinese edition, if shipped, to folder/notebooks/zh) and the
+    data to folder/data (so ``../data/...`` resolves).
 
     Never overwrites: returns the files (relative to ``folder``) the learner already had and kept.
     """
     import shutil
     kept = []
-    pairs = [(os.path.join(notebooks, f), os.path.join("notebooks", f))
-             for f in sorted(os.listdir(notebooks)) if f.endswith(".ipynb")]
+    pairs = []
+    for sub in ("", "zh"):
+        source = os.path.join(notebooks, sub)
+        if os.path.isdir(source):
+            pairs += [(os.path.join(source, f), os.path.join("notebooks", sub, f))
+                      for f in sorted(os.listdir(source)) if f.endswith(".ipynb")]
     for top, _dirs, files in os.walk(data):
         pairs += [(os.path.join(top, f), os.path.join("data", os.path.relpath(top, data), f))
                   for f in sorted(files) if not f.startswith(".")]
@@ -102,21 +107,30 @@ def lab_workspace(folder: str, notebooks: str, data: str) -> List[str]:
 
 
 def cmd_lab(opts: argparse.Namespace) -> int:
-    """Start JupyterLab on the notebooks: the repository's in a checkout, else a workspace copy (--dir)."""
+    """Start JupyterLab on the notebooks: the repository's in a checkout, else a workspace copy (--dir).
+
+    ``--lang zh`` opens the Chinese edition (notebooks/zh), built from the same sources as the English one.
+    """
     import shutil
     import subprocess
+    lang = getattr(opts, "lang", None) or "en"
     # the jupyter beside this Python first (its kernel has acl_teach even when the venv is not activated)
     exe = shutil.which(os.path.join(os.path.dirname(sys.executable), "jupyter")) or shutil.which("jupyter")
     if exe is None:
         raise UserError("JupyterLab is not installed: pip install jupyterlab (make test installs it into .venv)")
     folder = assets.notebooks_dir()
     package = os.path.dirname(os.path.abspath(__file__))
+    if lang == "zh" and not os.path.isdir(os.path.join(folder, "zh")):
+        raise UserError(f"the Chinese edition is not installed ({os.path.join(folder, 'zh')} is missing); "
+                        f"use --lang en, or install acl-teach from a checkout (pip install -e .)")
     if opts.dir or os.path.abspath(folder).startswith(package + os.sep):  # installed: never work in site-packages
         workspace = os.path.abspath(opts.dir or "acl-teach-notebooks")
         kept = lab_workspace(workspace, folder, assets.data_dir())
         print(f"notebooks in {workspace}" + (f"; kept {len(kept)} file(s) you already have: {', '.join(kept)}"
                                              if kept else ""))
         folder = os.path.join(workspace, "notebooks")
+    if lang == "zh":
+        folder = os.path.join(folder, "zh")
     argv = [exe, "lab", f"--notebook-dir={folder}"]
     if opts.port is not None:
         argv.append(f"--port={opts.port}")
@@ -133,7 +147,7 @@ def cmd_fetch(opts: argparse.Namespace) -> int:
     """Download an optional model (the only command that uses the network)."""
     from .toolchain.fetch import FetchError, fetch_resnet50
     try:
-        path = fetch_resnet50(opts.url, force=opts.force)
+        path = fetch_resnet50(opts.url, force=opts.force, sha256=opts.sha256, insecure=opts.insecure)
     except FetchError as exc:
         raise UserError(str(exc)) from None
     print(f"ResNet-50 ready: {path} (used instead of the embedded default from now on)")
@@ -151,7 +165,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("atc", help="convert an ONNX model to a simulator .om with ATC's flags (--model=… …)")
     p = sub.add_parser("fetch", help="download an optional model: acl-teach fetch resnet50")
     p.add_argument("name", choices=["resnet50"])
-    p.add_argument("--url", default=None, help="download from this URL (a mirror)")
+    p.add_argument("--url", default=None, help="download from this URL (a mirror; needs --sha256 or --insecure)")
+    p.add_argument("--sha256", default=None, metavar="DIGEST", help="the SHA-256 the file must have")
+    p.add_argument("--insecure", action="store_true", help="accept http:// or another URL without a digest "
+                   "(the file must still look like a real ResNet-50, and is reported as unverified)")
     p.add_argument("--force", action="store_true", help="download again even if cached")
     p.set_defaults(func=cmd_fetch)
     p = sub.add_parser("demo", help="classify the shipped photos with the embedded default model (simulator)")
@@ -176,6 +193,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=None, metavar="N", help="JupyterLab's port")
     p.add_argument("--no-browser", action="store_true", help="do not open a browser")
     p.add_argument("--allow-root", action="store_true", help="let JupyterLab run as root (automatic as root)")
+    p.add_argument("--lang", choices=("en", "zh"), default="en",
+                   help="which edition to open: en (notebooks/) or zh, 中文版 (notebooks/zh/)")
     p.set_defaults(func=cmd_lab)
     return parser
 

@@ -3,6 +3,7 @@
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, List
@@ -63,6 +64,9 @@ def set_batch(model: Model, desc: Desc, inputs: Dataset, batch: int) -> Run:
     return rec
 
 
+SUBSCRIBE_WAIT_S = 10.0
+
+
 @dataclass(repr=False)
 class Callbacks(Step):
     """The callback thread's life: started, subscribed, what ran, stopped."""
@@ -92,14 +96,20 @@ def run_callbacks(resources: Resources, work: Callable[[Callable[[Any], None]], 
     rec = Callbacks()
     state = {"stop": False}
 
+    subscribed = threading.Event()  # poll only once subscribed: before that process_report fails at once
+
     def loop(args):
         trace.call(rec.worker_calls, "acl.rt.set_context", args[0])
+        subscribed.wait(SUBSCRIBE_WAIT_S)
         while not state["stop"]:
             trace.call(rec.worker_calls, "acl.rt.process_report", args[1])
 
     rec.thread_id, _ = rec.check("acl.util.start_thread", loop, [resources.context, timeout_ms])
     try:
-        rec.check("acl.rt.subscribe_report", rec.thread_id, resources.stream)
+        try:
+            rec.check("acl.rt.subscribe_report", rec.thread_id, resources.stream)
+        finally:
+            subscribed.set()
         try:
             work(lambda user_data: rec.check("acl.rt.launch_callback", rec.delivered.append, user_data, ACL_CALLBACK_BLOCK,
                                              resources.stream))

@@ -32,7 +32,11 @@ class Result:
 
 
 class Session:
-    """init -> resources -> load -> desc -> datasets; ``close()`` undoes them in order."""
+    """init -> resources -> load -> desc -> datasets; ``close()`` undoes them in order.
+
+    ``steps`` keeps the set-up and release records and only the last image's: memory stays flat
+    however many images a session classifies.
+    """
 
     def __init__(self, model: Optional[str] = None, device_id: int = 0, backend_name: Optional[str] = None,
                  how: str = "file", labels: Optional[List[str]] = None,
@@ -40,7 +44,9 @@ class Session:
         self.model_path, self.device_id, self.how, self.recipe = model, device_id, how, recipe
         self.backend_name = backend_name
         self.labels = labels
-        self.steps: List[Step] = []
+        self._setup: List[Step] = []  # init -> datasets, kept for the whole session
+        self._image: List[Step] = []  # the last classified image's steps only: a long run stays flat
+        self._release: List[Step] = []
         self.timings_ms: Dict[str, float] = {}
         self.init = self.resources = self.model = self.desc = self.inputs = self.outputs = None
         self._owns_resources = True  # False when the learner had live resources before the session
@@ -49,11 +55,17 @@ class Session:
         t0 = time.perf_counter()
         rec = fn(*args, **kwargs)
         self.timings_ms[stage] = self.timings_ms.get(stage, 0.0) + 1000 * (time.perf_counter() - t0)
-        self.steps.append(rec)
+        self._setup.append(rec)
         return rec
+
+    @property
+    def steps(self) -> List[Step]:
+        """The set-up steps, the last image's steps and the release steps, in the order they ran."""
+        return self._setup + self._image + self._release
 
     def open(self) -> "Session":
         """Run the set-up steps (releasing what was made if one fails)."""
+        self._setup, self._image, self._release = [], [], []
         if self.backend_name:
             backend.use(self.backend_name)
         if self.model_path is not None:
@@ -123,21 +135,22 @@ class Session:
         tensor = images.preprocess(image, self.recipe, self.input_dims(), first.numpy_dtype,
                                    "NHWC" if first.format == ACL_FORMAT_NHWC else "NCHW")
         t["preprocess"] = 1000 * (time.perf_counter() - t0)
+        self._image = steps = []  # this image's records replace the previous image's
         t0 = time.perf_counter()
-        self.steps.append(copy_to_device(tensor, self.inputs, 0, self.resources, self.desc))
+        steps.append(copy_to_device(tensor, self.inputs, 0, self.resources, self.desc))
         if self.desc.dynamic_batch:
-            self.steps.append(set_batch(self.model, self.desc, self.inputs, 1))
+            steps.append(set_batch(self.model, self.desc, self.inputs, 1))
         t["h2d"] = 1000 * (time.perf_counter() - t0)
         t0 = time.perf_counter()
         if use_async:
-            self.steps.append(execute_async(self.model, self.inputs, self.outputs, self.resources))
-            self.steps.append(synchronize(self.resources))
+            steps.append(execute_async(self.model, self.inputs, self.outputs, self.resources))
+            steps.append(synchronize(self.resources))
         else:
-            self.steps.append(execute(self.model, self.inputs, self.outputs))
+            steps.append(execute(self.model, self.inputs, self.outputs))
         t["execute"] = 1000 * (time.perf_counter() - t0)
         t0 = time.perf_counter()
         outs = unpack_outputs(self.desc, self.outputs, self.resources)
-        self.steps.append(outs)
+        steps.append(outs)
         t["d2h"] = 1000 * (time.perf_counter() - t0)
         result = top_k(outs.arrays[0], k, self.labels, self.recipe.get("output"))
         name = image if isinstance(image, str) else "<image>"
@@ -149,13 +162,13 @@ class Session:
         errors = []
         for ds in (self.inputs, self.outputs):
             if ds is not None:
-                errors += _try(lambda: self.steps.append(release_dataset(ds)))
+                errors += _try(lambda: self._release.append(release_dataset(ds)))
         if self.model is not None:
-            errors += _try(lambda: self.steps.append(unload_model(self.model, self.desc)))
+            errors += _try(lambda: self._release.append(unload_model(self.model, self.desc)))
         if self.resources is not None and self._owns_resources:
-            errors += _try(lambda: self.steps.append(resources.release_resources(self.resources)))
+            errors += _try(lambda: self._release.append(resources.release_resources(self.resources)))
         if self.init is not None and not self.init.already_initialised:
-            errors += _try(lambda: self.steps.append(resources.finalize()))
+            errors += _try(lambda: self._release.append(resources.finalize()))
         self.init = self.resources = self.model = self.desc = self.inputs = self.outputs = None
         self.timings_ms["release"] = 1000 * (time.perf_counter() - t0)
         if errors:

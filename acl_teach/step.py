@@ -14,6 +14,16 @@ from . import trace
 from .spec.errors import AclError
 
 
+@dataclass(frozen=True)
+class Payload:
+    """What a record keeps of a ``bytes`` argument: its length, so a long run does not keep every tensor."""
+
+    nbytes: int
+
+    def __repr__(self) -> str:
+        return f"<{self.nbytes} bytes>"
+
+
 @dataclass
 class Step:
     """Base of all step records."""
@@ -26,8 +36,12 @@ class Step:
         return trace.as_python(self.calls)
 
     def call(self, api: str, *args: Any) -> Any:
-        """Make one documented pyACL call and record it."""
-        return trace.call(self.calls, api, *args)
+        """Make one documented pyACL call and record it (payload bytes as their length, never the bytes)."""
+        before = len(self.calls)
+        result = trace.call(self.calls, api, *args)
+        for record in self.calls[before:]:  # its line of Python is already rendered: `bytes_to_ptr(data)`
+            record.args = tuple(Payload(len(a)) if isinstance(a, (bytes, bytearray)) else a for a in record.args)
+        return result
 
     def check(self, api: str, *args: Any, ok=(0,)) -> Any:
         """Call and raise AclError unless the ret (last item) is in ``ok``."""

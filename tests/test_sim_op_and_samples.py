@@ -6,9 +6,14 @@ import sys
 
 import numpy as np
 
+from acl_teach.toolchain import board
+from test_sim_op_helpers import compile_ops, op, tensor
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "acl_teach", "examples")
 IMAGES = os.path.join(ROOT, "data", "images")
+ARGMAX_V2 = op("ArgMaxV2", [tensor("float32", [1000]), tensor("int32", [1])], [tensor("int32", [1])],
+               {"dtype": ("data_type", 3)})
 
 
 def device_tensor(acl, array):
@@ -26,6 +31,7 @@ def read(acl, buf, dtype, count):
 
 
 def test_cast_then_argmax_like_the_vpc_sample(ready, tmp_path):
+    """The vpc sample's post-processing (Cast fp32->fp16, then ArgMaxD) on ops compiled from board.TOP1_OPS."""
     acl = ready
     stream, _ = acl.rt.create_stream()
     scores = np.zeros(1000, np.float32)
@@ -35,8 +41,9 @@ def test_cast_then_argmax_like_the_vpc_sample(ready, tmp_path):
     half_desc = acl.create_tensor_desc(acl.ACL_FLOAT16, [1000], acl.ACL_FORMAT_ND)
     _, half_buf = device_tensor(acl, np.zeros(1000, np.float16))
     assert acl.op.cast(src_desc, src_buf, half_desc, half_buf, 0, stream) == 100024  # no op models yet
-    assert acl.op.set_model_dir(str(tmp_path / "missing")) == 100000
-    assert acl.op.set_model_dir(str(tmp_path)) == 0
+    assert acl.op.set_model_dir(str(tmp_path / "missing")) == 100014
+    folder = compile_ops(tmp_path, board.TOP1_OPS + [ARGMAX_V2])
+    assert acl.op.set_model_dir(folder) == 0
     assert acl.op.cast(src_desc, src_buf, half_desc, half_buf, 0, stream) == 0
     attr = acl.op.create_attr()
     assert acl.op.set_attr_int(attr, "dimension", 0) == 0
@@ -47,11 +54,15 @@ def test_cast_then_argmax_like_the_vpc_sample(ready, tmp_path):
     assert acl.rt.synchronize_stream(stream) == 0
     assert read(acl, half_buf, np.float16, 1000)[967] == np.float16(0.7)
     assert read(acl, out_buf, np.int32, 1).tolist() == [967]
-    # ArgMaxV2 takes the dimension as a second input tensor
+    # ArgMaxV2 takes the dimension as a second input tensor, and its output type as the dtype attribute
     dim_desc = acl.create_tensor_desc(acl.ACL_INT32, [1], acl.ACL_FORMAT_ND)
     _, dim_buf = device_tensor(acl, np.zeros(1, np.int32))
+    v2_attr = acl.op.create_attr()
     assert acl.op.execute_v2("ArgMaxV2", [src_desc, dim_desc], [src_buf, dim_buf], [out_desc], [out_buf],
-                             attr, stream) == 0
+                             v2_attr, stream) == 100024  # dtype defaults to int64: not what was compiled
+    assert acl.op.set_attr_data_type(v2_attr, "dtype", acl.ACL_INT32) == (v2_attr, 0)
+    assert acl.op.execute_v2("ArgMaxV2", [src_desc, dim_desc], [src_buf, dim_buf], [out_desc], [out_buf],
+                             v2_attr, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
     assert read(acl, out_buf, np.int32, 1).tolist() == [967]
     assert acl.op.execute_v2("Softmax", [src_desc], [src_buf], [out_desc], [out_buf], attr, stream) == 100024
@@ -65,13 +76,16 @@ def test_tensor_desc_needs_a_list(ready):
 
 
 def test_op_size_mismatch_is_rejected(ready, tmp_path):
+    """A buffer smaller than the compiled tensor: 145000 from GE's ValidateArgs, at the call."""
     acl = ready
-    acl.op.set_model_dir(str(tmp_path))
-    desc = acl.create_tensor_desc(acl.ACL_FLOAT, [1000], 2)
-    _, small = device_tensor(acl, np.zeros(10, np.float32))
+    acl.op.set_model_dir(compile_ops(tmp_path, board.TOP1_OPS))
+    desc = acl.create_tensor_desc(acl.ACL_FLOAT16, [1000], 2)
+    _, small = device_tensor(acl, np.zeros(10, np.float16))
     out_desc = acl.create_tensor_desc(acl.ACL_INT32, [1], 2)
     _, out = device_tensor(acl, np.zeros(1, np.int32))
-    assert acl.op.execute_v2("ArgMaxD", [desc], [small], [out_desc], [out], 0, 0) == 100000
+    attr = acl.op.create_attr()
+    acl.op.set_attr_int(attr, "dimension", 0)
+    assert acl.op.execute_v2("ArgMaxD", [desc], [small], [out_desc], [out], attr, 0) == 145000
 
 
 def _run_example(script, om, *images):

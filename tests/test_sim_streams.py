@@ -129,9 +129,11 @@ def test_blocking_callback_with_nobody_processing_times_out(ready, stream):
 
 def test_process_report_timeouts_and_unsubscribed_thread(ready):
     t0 = time.monotonic()
-    assert ready.rt.process_report(30) == 100035
-    assert time.monotonic() - t0 >= 0.025
+    assert ready.rt.process_report(30) == 107012  # ACL_ERROR_RT_THREAD_SUBSCRIBE, at once
+    assert ready.rt.process_report(-1) == 107012
+    assert time.monotonic() - t0 < 0.5
     assert ready.rt.process_report(-5) == 100000
+    assert ready.rt.process_report(0) == 100000
 
 
 def test_process_report_timeout_when_subscribed(ready, stream):
@@ -178,7 +180,11 @@ def test_stop_thread_gives_up_instead_of_hanging(ready):
     release.set()
 
 
-def test_subscribe_requires_a_running_thread(ready, stream):
+def test_subscribe_with_a_thread_that_is_not_running_warns(ready, stream):
+    assert ready.rt.subscribe_report(424242, stream) == 0  # the runtime only records the id
+    assert "not a running thread" in ready.get_recent_err_msg()
+    assert ready.rt.unsubscribe_report(424242, stream) == 0
+    ready.configure(strict=True)
     assert ready.rt.subscribe_report(424242, stream) == 100000
 
 

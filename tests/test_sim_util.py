@@ -56,7 +56,13 @@ def test_numpy_to_ptr_warns_on_non_contiguous_and_stays_in_bounds(ready):
         ptr = ready.util.numpy_to_ptr(arr)
     assert any("not C-contiguous" in str(w.message) for w in caught)
     dev, _ = ready.rt.malloc(8, 0)
-    # the reversed view starts at the last byte of its buffer: only 1 byte is valid from there
+    # the reversed view starts at the last byte of its buffer: only 1 byte is valid from there;
+    # the rest of the copy is the simulator's garbage pattern (real hardware reads the heap)
+    assert ready.rt.memcpy(dev, 8, ptr, 8, 1) == 0
+    host, _ = ready.rt.malloc_host(8)
+    ready.rt.memcpy(host, 8, dev, 8, 2)
+    assert ready.util.ptr_to_bytes(host, 8) == bytes([7]) + b"\xff" * 7
+    ready.configure(strict=True)
     assert ready.rt.memcpy(dev, 8, ptr, 8, 1) == 107000
 
 
@@ -88,8 +94,10 @@ def test_ptr_to_numpy_keeps_the_object_alive(ready):
 
 def test_ptr_to_numpy_argument_checks(ready):
     host, _ = ready.rt.malloc_host(8)
-    with pytest.raises(TypeError):
+    with pytest.raises(ValueError, match="shape is empty"):  # the binding's PyTuple_Size failure
         ready.util.ptr_to_numpy(host, [2], 11)
+    with pytest.raises(TypeError, match="not list of int"):
+        ready.util.ptr_to_numpy(host, (2.0,), 11)
     with pytest.raises(ValueError, match="unsupported numpy type"):
         ready.util.ptr_to_numpy(host, (2,), 99)
     with pytest.raises(ready.SimulatorFault, match="run past the end"):

@@ -1,4 +1,6 @@
 """The step API on the simulator: each step alone and in sequence, recorded calls, failures, re-runs."""
+import os
+
 import numpy as np
 import pytest
 
@@ -182,6 +184,25 @@ def test_copy_to_device_explains_size_and_type_mistakes(steps):
         at.copy_to_device(np.zeros(10, np.int16), ins, 0, res, d)
     copy = at.copy_to_device(np.zeros((1, 3, 224, 224), np.float16), ins, 0, res, d)
     assert copy.nbytes == 301056 and copy.kind == "ACL_MEMCPY_HOST_TO_DEVICE"
+    at.release_dataset(ins)
+    at.unload_model(m, d)
+    at.release_resources(res)
+    at.finalize()
+
+
+def test_records_keep_the_length_of_payload_bytes_not_the_bytes(steps):
+    """A Copy record (and load_model(how="mem")) used to keep every tensor alive in Call.args."""
+    from acl_teach.step import Payload
+    at.init()
+    res = at.request_resources(0)
+    m = at.load_model(steps, "mem")
+    assert m.calls[0].args == (Payload(os.path.getsize(steps)),)
+    d = at.query_desc(m)
+    ins = at.build_dataset(d, "input")
+    copy = at.copy_to_device(np.zeros((1, 3, 224, 224), np.float16), ins, 0, res, d)
+    assert copy.calls[0].args == (Payload(301056),) and repr(copy.calls[0].args[0]) == "<301056 bytes>"
+    assert copy.code().splitlines()[0] == "ptr_1 = acl.util.bytes_to_ptr(data)  # -> ptr_1"
+    assert not any(isinstance(a, bytes) for rec in (m, copy) for c in rec.calls for a in c.args)
     at.release_dataset(ins)
     at.unload_model(m, d)
     at.release_resources(res)

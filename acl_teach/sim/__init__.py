@@ -1,4 +1,4 @@
-"""``acl_teach.sim`` — a strict CPU simulator of pyACL's ``acl`` module.
+"""``acl_teach.sim`` — a faithful CPU simulator of pyACL's ``acl`` module.
 
 Use it exactly like ``import acl``::
 
@@ -9,6 +9,12 @@ or run an unmodified pyACL script with ``python -m acl_teach.sim script.py``. Be
 surface it offers ``configure`` (run mode, SoC, memory), ``ledger``/``leak_report`` (what is
 alive and who made it), ``reset`` (a fresh simulated process) and ``install`` (register as
 ``acl`` inside a notebook).
+
+Faithful beats strict: what real pyACL accepts runs here too; where the hardware would then
+silently misbehave (reading past a bytes object, a memcpy kind that does not match the pointers,
+an input buffer a few bytes short) the consequence is made visible and a warning is printed, kept
+for ``acl.get_recent_err_msg()`` and listed by ``warnings()``. ``configure(strict=True)`` (or
+``python -m acl_teach.sim --strict``) turns those warnings into errors for a teaching moment.
 """
 from __future__ import annotations
 
@@ -21,17 +27,25 @@ from .constants import *  # noqa: F401,F403  (pyACL's constants at top level, as
 from .databuffer import (create_data_buffer, destroy_data_buffer, get_data_buffer_addr,  # noqa: F401
                          get_data_buffer_size, get_data_buffer_size_v2, update_data_buffer)
 from .ledger import Entry
-from .op import create_tensor_desc, destroy_tensor_desc  # noqa: F401
-from .process import finalize, get_recent_err_msg, get_soc_name, get_version, init, leak_report  # noqa
-from .state import Config, SimulatorFault, replace_state, state  # noqa: F401
+from .opdesc import (create_tensor_desc, data_type_size, destroy_tensor_desc, get_tensor_desc_dim_v2,  # noqa: F401
+                     get_tensor_desc_element_count, get_tensor_desc_format, get_tensor_desc_num_dims,
+                     get_tensor_desc_size, get_tensor_desc_type, set_tensor_const)
+from .process import app_log, finalize, get_recent_err_msg, get_soc_name, get_version, init, leak_report  # noqa
+from .state import Config, SimulatorFault, SimWarning, replace_state, state  # noqa: F401
 
 _SUBMODULES = ("rt", "util", "mdl", "op")
 
 
 def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,
               device_count: Optional[int] = None, device_memory: Optional[int] = None,
-              explain: Optional[bool] = None, wait_timeout_s: Optional[float] = None) -> Config:
-    """Choose the simulated machine: run_mode 'host' (PC + card) or 'device' (a board such as the 200I DK A2)."""
+              explain: Optional[bool] = None, wait_timeout_s: Optional[float] = None,
+              strict: Optional[bool] = None, app_log_level: Optional[int] = None) -> Config:
+    """Choose the simulated machine: run_mode 'host' (PC + card) or 'device' (a board such as the 200I DK A2).
+
+    ``strict=True`` turns the simulator's warnings (calls real pyACL accepts although the hardware
+    then misbehaves: a copy past a bytes object, a memcpy kind that does not match the pointers …)
+    into the error codes the simulator used to return, for a teaching moment. Default: faithful.
+    """
     st = state()
     if any(d.refcount for d in st.devices.values()) and (run_mode is not None or device_count is not None):
         raise RuntimeError("configure(run_mode/device_count) while a device is open: call "
@@ -45,6 +59,8 @@ def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,
     if soc_name is not None:
         cfg.soc_name = soc_name
     if device_count is not None:
+        if int(device_count) < 1:
+            raise ValueError("device_count must be at least 1")
         cfg.device_count = int(device_count)
     if device_memory is not None:
         cfg.device_memory = int(device_memory)
@@ -52,7 +68,16 @@ def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,
         cfg.explain = bool(explain)
     if wait_timeout_s is not None:
         cfg.wait_timeout_s = float(wait_timeout_s)
+    if strict is not None:
+        cfg.strict = bool(strict)
+    if app_log_level is not None:
+        cfg.app_log_level = int(app_log_level)
     return cfg
+
+
+def warnings() -> List[SimWarning]:
+    """Calls that real pyACL accepts but whose effect on hardware is silently wrong, in call order."""
+    return list(state().warnings)
 
 
 def ledger(include_released: bool = False) -> List[Entry]:

@@ -249,17 +249,30 @@ def get_input_dynamic_gear_count(api, model_desc, index):
     return len(gears), 0
 
 
+def _unfilled(gear_count: int) -> List[None]:
+    """What WrapAclMdlGetInputDynamicDims returns when the C call fails: the list it made with PyList_New.
+
+    In pyACL that list has ``gear_count`` empty (NULL) slots that are unsafe to touch; the
+    simulator puts None in them (UNCONFIRMED stand-in). Only gear_count > 4096 gives None itself.
+    """
+    return [None] * gear_count
+
+
 @binding("acl.mdl.get_input_dynamic_dims", "kkk")
 def get_input_dynamic_dims(api, model_desc, index, gear_count):
-    """([dims_dict per gear], ret): each gear's dims of all inputs, concatenated."""
+    """([dims_dict per gear], ret): each gear's dims of all inputs, concatenated.
+
+    Failure shapes follow the binding (mdl_wrap.cpp): ``(None, 100000)`` when gear_count > 4096,
+    else ``(list of gear_count unusable slots, ret)`` for any failure of the C call.
+    """
     if gear_count > MAX_GEAR_QUERY:
         return None, fail(100000, api, f"gear_count {gear_count} exceeds {MAX_GEAR_QUERY}.")
     gears = _all_gears(model_desc)
     if gears is None:
-        return [], fail(100000, api, "the desc is not filled.")
+        return _unfilled(gear_count), fail(100000, api, "the desc is not filled.")
     if gear_count != len(gears):
-        return [], fail(100000, api, f"gear_count {gear_count} differs from the model's {len(gears)} gears "
-                        f"(acl.mdl.get_input_dynamic_gear_count).")
+        return _unfilled(gear_count), fail(100000, api, f"gear_count {gear_count} differs from the model's "
+                                           f"{len(gears)} gears (acl.mdl.get_input_dynamic_gear_count).")
     inputs = [e for e in _desc(model_desc).header["inputs"] if e["gear_dims"]]
     out = []
     for gear in gears:

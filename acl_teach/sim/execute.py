@@ -5,6 +5,16 @@ against the desc, runs the ONNX graph, and writes each output into its buffer â€
 fp16 inputs and requested output types exactly where the NPU would. In ACL_HOST mode a buffer
 in host memory is refused (on a card the NPU cannot reach it); on a board it is allowed.
 
+Buffer sizes follow GE's check, ``DavinciModel::CheckUserAndModelSize`` in hicann/ge
+``runtime/v1/graph/load/model_manager/davinci_model.cc`` (applied to inputs and outputs): a buffer
+may be up to ``kDataMemAlignSizeCompare`` = 64 bytes smaller than the tensor (``size + 64 <
+op_size`` fails), and the check is skipped altogether when the execution carries a dynamic gear
+(``is_dynamic_``, set by ``SetDynamicInputDataFlag`` in ``runtime/v1/executor/ge_executor.cc``).
+Within that, the NPU reads the whole tensor from the buffer's address: bytes inside the allocation
+are read as they are, bytes past its end arrive as the simulator's ``GARBAGE`` pattern, and the
+simulator warns (``configure(strict=True)``: the old 100017/100018). An output buffer that short
+receives what fits in its allocation (on hardware the rest lands past the end: UNCONFIRMED).
+
 UNCONFIRMED codes: 100017/100018 for input/output count or size mismatches, 507011 for memory
 the device cannot use and for failures of async runs (reported by synchronize_stream),
 145013 for a batch that is not a gear, 100019 for dynamic calls on a static model.
@@ -20,11 +30,13 @@ from .constants import ACL_DYNAMIC_TENSOR_NAME as DYNAMIC_INPUT
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer
 from .dataset import lookup_dataset
-from .memory import DEVICE_BASE, Region, space
+from .memory import DEVICE_BASE, GARBAGE, Region, space, warn_once, write_problem
 from .model import LoadedModel, get_model, models
 from .runtime import is_board
-from .state import fail, state
+from .state import fail, state, warn
 from .streams import enqueue, resolve_stream
+
+SIZE_TOLERANCE = 64  # GE's kDataMemAlignSizeCompare (davinci_model.cc)
 
 
 class ExecError(Exception):
@@ -58,7 +70,7 @@ def _buffers(loaded: LoadedModel, dataset: int, which: str) -> List[DataBuffer]:
     return out
 
 
-def _memory(buf: DataBuffer, need: int, what: str) -> Tuple[Region, int]:
+def _memory(buf: DataBuffer, need: int, what: str, write: bool = False) -> Tuple[Region, int]:
     """The device memory behind a data buffer, or ExecError where a real device would fault."""
     if buf.addr == 0:
         raise ExecError(100000, f"{what} points at 0 (NULL): create the data buffer with the pointer from "
@@ -70,7 +82,47 @@ def _memory(buf: DataBuffer, need: int, what: str) -> Tuple[Region, int]:
         raise ExecError(507011, f"{what} is host memory ({region.kind}); in ACL_HOST run mode the NPU "
                         f"can only read device memory. acl.rt.malloc a device buffer and acl.rt.memcpy "
                         f"the data into it (ACL_MEMCPY_HOST_TO_DEVICE).")
+    if write:
+        refusal, warning = write_problem(region, what)
+        if refusal or (warning and state().config.strict):
+            raise ExecError(107000, refusal or warning)
+        if warning:
+            warn_once("acl.mdl.execute", warning)
     return region, offset
+
+
+def _size_ok(loaded: LoadedModel, gear: Optional[str], buf: DataBuffer, need: int, code: int, what: str,
+             detail: str) -> None:
+    """GE's CheckUserAndModelSize: fine, or a warning within its tolerance, or ExecError(code) beyond it."""
+    short = need - buf.size
+    if short <= 0:
+        return
+    if gear is None and short > SIZE_TOLERANCE:
+        raise ExecError(code, f"{what} needs {need} bytes ({detail}), but its data buffer says {buf.size}.")
+    rule = ("the execution has a dynamic gear, for which GE skips the size check" if gear is not None else
+            f"GE accepts a buffer up to {SIZE_TOLERANCE} bytes smaller than the tensor (alignment padding)")
+    why = (f"{what} needs {need} bytes ({detail}) but its data buffer says {buf.size}; {rule}. The NPU uses "
+           f"all {need} bytes at the buffer's address: those inside the allocation as they are, any past its "
+           f"end as {GARBAGE:#04x} (the simulator's garbage pattern). Size the buffer with "
+           f"acl.mdl.get_{'input' if code == 100017 else 'output'}_size_by_index.")
+    if state().config.strict:
+        raise ExecError(code, why + " [strict mode: real pyACL accepts this buffer]")
+    warn(code, "acl.mdl.execute", why)
+
+
+def _span(buf: DataBuffer, need: int, what: str, write: bool = False) -> Tuple[Region, int, int]:
+    """(region, offset, bytes of the tensor inside the allocation) for a buffer that may be short of ``need``."""
+    claimed = min(buf.size, need)
+    region, offset = _memory(buf, max(claimed, 1) if need else 0, what, write)
+    return region, offset, min(need, region.size - offset)
+
+
+def _read_input(buf: DataBuffer, need: int, what: str) -> np.ndarray:
+    """The ``need`` bytes the NPU reads at the buffer's address (GARBAGE past the allocation)."""
+    region, offset, inside = _span(buf, need, what)
+    data = np.full(need, GARBAGE, np.uint8)
+    data[:inside] = region.view(offset, inside)
+    return data
 
 
 def _gear(loaded: LoadedModel, inputs: List[DataBuffer]) -> Optional[str]:
@@ -110,23 +162,32 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
         dims = entry["gear_dims"][gear or "static"]
         dtype = dtypes.numpy_dtype(entry["data_type"])
         need = int(np.prod(dims)) * dtype.itemsize
-        if buf.size < need:
-            raise ExecError(100017, f"input #{i} ({entry['name']}) needs {need} bytes "
-                            f"({' x '.join(map(str, dims))} x {dtype.itemsize}-byte "
-                            f"{dtypes.type_name(entry['data_type'])}), but its data buffer says {buf.size}.")
-        region, offset = _memory(buf, need, f"input #{i} ({entry['name']})")
-        array = region.view(offset, need).view(dtype).reshape(dims)
+        what = f"input #{i} ({entry['name']})"
+        _size_ok(loaded, gear, buf, need, 100017, what,
+                 f"{' x '.join(map(str, dims))} x {dtype.itemsize}-byte {dtypes.type_name(entry['data_type'])}")
+        array = _read_input(buf, need, what).view(dtype).reshape(dims)
         feeds[entry["onnx_name"]] = array.astype(dtypes.numpy_dtype(entry["onnx_type"]), copy=False)
-    results = loaded.session.run(None, feeds)
+    results = _run_graph(loaded, feeds)
     for i, (entry, buf, value) in enumerate(zip(loaded.model.outputs, outputs, results)):
         data = np.ascontiguousarray(value, dtype=dtypes.numpy_dtype(entry["data_type"]))
-        if buf.size < data.nbytes:
-            raise ExecError(100018, f"output #{i} ({entry['name']}) produces {data.nbytes} bytes "
-                            f"({' x '.join(map(str, data.shape))} x {data.itemsize}-byte "
-                            f"{dtypes.type_name(entry['data_type'])}); its data buffer holds {buf.size}.")
-        region, offset = _memory(buf, data.nbytes, f"output #{i} ({entry['name']})")
-        np.copyto(region.view(offset, data.nbytes), data.reshape(-1).view(np.uint8))
+        what = f"output #{i} ({entry['name']})"
+        _size_ok(loaded, gear, buf, data.nbytes, 100018, what,
+                 f"{' x '.join(map(str, data.shape))} x {data.itemsize}-byte {dtypes.type_name(entry['data_type'])}")
+        region, offset, inside = _span(buf, data.nbytes, what, write=True)
+        np.copyto(region.view(offset, inside), data.reshape(-1).view(np.uint8)[:inside])
     loaded.current_gear = gear
+
+
+def _run_graph(loaded: LoadedModel, feeds: Dict[str, Any]) -> List[Any]:
+    """The graph's outputs; a graph that rejects its inputs is a failed execution, never a Python exception.
+
+    UNCONFIRMED code 507011: the header and graph are checked at load, so this is the simulator's
+    last line of defence (an NPU would report an AI Core or AI CPU exception).
+    """
+    try:
+        return loaded.session.run(None, feeds)
+    except Exception as exc:  # onnxruntime raises its own exception types
+        raise ExecError(507011, f"the model's graph rejected its inputs: {str(exc).splitlines()[0]}") from None
 
 
 @binding("acl.mdl.execute", "Ikk")
@@ -166,8 +227,7 @@ def execute_async(api, model_id, input_dataset, output_dataset, stream):
             return 507011, f"execute_async of model {model_id}: {exc.why}"
         return None
 
-    enqueue(handle, f"execute_async model {model_id}", task)
-    return 0
+    return enqueue(handle, f"execute_async model {model_id}", task, api)
 
 
 def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[int], kind: str) -> int:
@@ -190,9 +250,10 @@ def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[in
                     f"acl.mdl.get_input_size_by_index(desc, {index}) bytes first.")
     entry = loaded.model.inputs[index]
     try:
-        region, offset = _memory(lookup_buffer(ds.buffers[index]), entry["size"], f"the {DYNAMIC_INPUT} buffer")
+        region, offset = _memory(lookup_buffer(ds.buffers[index]), entry["size"], f"the {DYNAMIC_INPUT} buffer",
+                                 write=True)
     except ExecError as exc:
-        return fail(100000, api, exc.why)
+        return fail(100000 if exc.code != 107000 else exc.code, api, exc.why)
     np.copyto(region.view(offset, entry["size"]), np.array(values, np.int64).view(np.uint8))
     loaded.current_gear = ",".join(map(str, values))
     return 0

@@ -12,7 +12,7 @@ from typing import List, Optional
 from .ledger import Entry
 from .memory import DEVICE_BASE, space
 from .process import unreleased
-from .state import Config, replace_state, state
+from .state import Config, SimWarning, replace_state, state
 
 AVAILABLE = True  # the simulator can answer every question here
 
@@ -36,6 +36,11 @@ def where(ptr: int) -> str:
 def live(include_init: bool = False) -> List[Entry]:
     """Resources alive now, with the line or cell that made each (acl.init's own record only if asked)."""
     return [e for e in state().ledger.live() if include_init or e.kind != "acl"]
+
+
+def warnings() -> List[SimWarning]:
+    """Calls real pyACL accepts although the hardware then misbehaves (the simulator went on and warned)."""
+    return list(state().warnings)
 
 
 def leaks() -> List[Entry]:

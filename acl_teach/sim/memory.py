@@ -4,30 +4,59 @@ Device memory is a separate address space (addresses from 0x1000_0000_0000_0000,
 process address can ever be), so a device pointer cannot be read by accident. Host memory is
 real process memory: ``malloc_host`` buffers, and the insides of ``bytes``/``ndarray`` objects
 handed out by ``acl.util.bytes_to_ptr`` / ``numpy_to_ptr``. Every copy checks both byte ranges
-against live allocations and the copy kind against where the memory lives; nothing is read or
-written that the simulator cannot vouch for.
+against live allocations; nothing is read or written that the simulator cannot vouch for.
+
+Faithful, not strict: what real pyACL accepts goes through, and where the hardware would then
+silently misbehave the simulator makes the consequence visible and warns (``state.warn``):
+
+* a copy that reads past the end of a Python host object (``bytes_to_ptr``/``numpy_to_ptr``) gets
+  the object's bytes and then ``GARBAGE`` bytes for the rest — on a board those bytes are whatever
+  the process holds next to the object (the official resnet50_imagenet_dynamic_hw sample does this);
+* a memcpy ``kind`` that does not match where the pointers live is ignored: the copy follows the
+  pointers, as the runtime does (``kind`` is a reserved parameter in the aclrtMemcpy docs; the
+  driver's ``drvMemcpy(dst, destMax, src, size)`` takes no kind, and ``MemcpyKindAutoCorrect`` in
+  hicann/runtime ``src/runtime/api/impl/api_error.cc`` rewrites the kind from the pointer locations);
+* a write into a ``bytes`` object (``bytes_to_ptr`` used as a D2H destination, as the official
+  acllite does) happens, with a warning that Python's immutable object was changed. Writes into a
+  bytes object of length 0 or 1 are refused (107000, UNCONFIRMED): CPython shares those objects
+  across the whole interpreter (``b"a"``), so the write would corrupt the simulator's own process.
+
+``configure(strict=True)`` turns each warning back into the 107000 the simulator used to return.
+Rejected as the runtime rejects them: NULL pointers and kinds outside 0..5 (100000, ``MemcpyKindTranslate``
+in ``src/acl/aclrt_impl/memory.cpp``), ``count > dst_max`` (107000), device allocations overrun
+(107000, UNCONFIRMED).
 """
 from __future__ import annotations
 
 import bisect
 import ctypes
 import sys
+import threading
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, Optional, Tuple
 
 import numpy as np
 
 from . import constants as C
 from ._args import CONTEXT, INIT, binding
 from .runtime import current_context, current_device_id, is_board
-from .state import SimulatorFault, fail, require_init, state
+from .state import SimulatorFault, fail, require_init, state, warn
 
 DEVICE_BASE = 0x1000_0000_0000_0000
 ALIGN = 0x200
 POISON = 0xA5  # written over freed memory so use-after-free shows
 UNINITIALISED = 0xCD  # fresh device memory is not zeroed on a real NPU either
 PATTERN_LIMIT = 16 << 20  # larger buffers skip the fill patterns: touching GBs of RAM could kill a kernel
+# What the simulator puts where real hardware reads bytes it has no data for (past the end of a host
+# object, a model input's alignment padding). The simulator's choice, not hardware fact: on a board
+# those bytes are whatever memory holds there. 0xFF reads as NaN in fp16/fp32 and -1 as a signed int.
+GARBAGE = 0xFF
 _KIND_NAMES = {kind: name[len("ACL_MEMCPY_"):] for kind, name in C.MEMCPY_KIND_NAMES.items()}
+# the direction each kind claims (DEFAULT claims none); HOST_TO_BUF_TO_DEVICE is a host -> device copy
+_KIND_DIRECTION = {C.ACL_MEMCPY_HOST_TO_HOST: ("host", "host"), C.ACL_MEMCPY_HOST_TO_DEVICE: ("host", "device"),
+                   C.ACL_MEMCPY_DEVICE_TO_HOST: ("device", "host"),
+                   C.ACL_MEMCPY_DEVICE_TO_DEVICE: ("device", "device"),
+                   C.ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: ("host", "device")}
 _MEM_FLAGS = C.ACL_MEM_TYPE_LOW_BAND_WIDTH | C.ACL_MEM_TYPE_HIGH_BAND_WIDTH | \
     C.ACL_MEM_ACCESS_USER_SPACE_READONLY
 
@@ -83,10 +112,15 @@ class MemorySpace:
         self.freed: List[Tuple[int, int, str]] = []
         self.device_used = 0
         self._next_device = DEVICE_BASE
+        self.lock = threading.RLock()  # bytes_to_ptr and copies may run in several threads at once
 
     # -- allocation -------------------------------------------------------------------------
     def allocate(self, size: int, on_device: bool, kind: str, device_id: int) -> Optional[Region]:
         """A new allocation, or None when device memory (or the host RAM behind it) is exhausted."""
+        with self.lock:
+            return self._allocate(size, on_device, kind, device_id)
+
+    def _allocate(self, size: int, on_device: bool, kind: str, device_id: int) -> Optional[Region]:
         charged = self.charge(size)
         if on_device and self.device_used + charged > state().config.device_memory:
             return None
@@ -114,13 +148,16 @@ class MemorySpace:
 
     def release(self, region: Region, by: str) -> None:
         """Free an allocation: poison it, forget it, remember the range for error messages."""
-        if region.size <= PATTERN_LIMIT:
-            region.array.fill(POISON)
-        self.allocs.pop(region.base, None)
-        self._bases.remove(region.base)
-        if region.on_device and region.base >= DEVICE_BASE:
-            self.device_used -= self.charge(region.size)
-        self.freed.append((region.base, region.size, by))
+        with self.lock:
+            if self.allocs.get(region.base) is not region:
+                return  # already released (reset_device, finalize, or twice through a model)
+            if region.size <= PATTERN_LIMIT:
+                region.array.fill(POISON)
+            del self.allocs[region.base]
+            self._bases.remove(region.base)
+            if region.on_device and region.base >= DEVICE_BASE:
+                self.device_used -= self.charge(region.size)
+            self.freed.append((region.base, region.size, by))
         state().ledger.release(region.base, by)
 
     def release_device_memory(self, device_id: int, by: str) -> None:
@@ -129,24 +166,36 @@ class MemorySpace:
             if region.base >= DEVICE_BASE and region.device_id == device_id:
                 self.release(region, by)
 
+    def release_all(self, by: str) -> None:
+        """Free every allocation, host and device (acl.finalize tears the process's runtime down)."""
+        for region in list(self.allocs.values()):
+            self.release(region, by)
+
     # -- user buffers -----------------------------------------------------------------------
     def register_user(self, obj: Any, address: int, size: int, kind: str) -> int:
-        """Remember a bytes/ndarray buffer so copies may touch it while the object lives."""
-        self.prune()
-        key = (address, size)
-        if key not in self.user or self.user[key].obj is not obj:
-            self.user[key] = Region(address, size, kind, False, _raw_view(address, size), obj)
+        """Remember a bytes/ndarray buffer so copies may touch it while the object lives (thread-safe)."""
+        with self.lock:
+            self.prune()
+            key = (address, size)
+            known = self.user.get(key)
+            if known is None or known.obj is not obj:
+                self.user[key] = Region(address, size, kind, False, _raw_view(address, size), obj)
         return address
 
     def prune(self) -> None:
         """Drop user buffers whose objects are gone (their pointers now dangle)."""
-        for key, region in list(self.user.items()):
-            if not _user_alive(region):
-                del self.user[key]
+        with self.lock:
+            for key, region in list(self.user.items()):
+                if not _user_alive(region):
+                    self.user.pop(key, None)
 
     # -- lookup -----------------------------------------------------------------------------
     def find(self, address: int) -> Optional[Tuple[Region, int]]:
         """(region, offset) containing ``address``, or None."""
+        with self.lock:
+            return self._find(address)
+
+    def _find(self, address: int) -> Optional[Tuple[Region, int]]:
         i = bisect.bisect_right(self._bases, address) - 1
         if i >= 0:
             region = self.allocs[self._bases[i]]
@@ -180,6 +229,19 @@ class MemorySpace:
                              f"{describe(region)} (only {region.size - offset} bytes from there)")
         return region, offset, ""
 
+    def resolve_read(self, address: int, count: int) -> Tuple[Optional[Region], int, int, str]:
+        """(region, offset, readable, '') for a read of ``count`` bytes; ``readable < count`` only when the
+        read runs past the end of a Python host object (bytes/ndarray), else (None, 0, 0, reason)."""
+        found = self.find(address)
+        if found is None:
+            return None, 0, 0, self.why_unknown(address)
+        region, offset = found
+        available = max(region.size - offset, 0)
+        if count <= available or region.kind in ("bytes", "numpy"):
+            return region, offset, min(count, available), ""
+        return None, 0, 0, (f"{count} bytes at {address:#x} run past the end of its {region.size}-byte "
+                            f"{describe(region)} (only {available} bytes from there)")
+
 
 def describe(region: Region) -> str:
     """Human name of a region's kind."""
@@ -207,6 +269,61 @@ def host_view(api: str, address: int, size: int) -> np.ndarray:
                              f"cannot read it (a real process would crash). Copy it to host memory first "
                              f"with acl.rt.memcpy(..., ACL_MEMCPY_DEVICE_TO_HOST).")
     return region.view(offset, size)
+
+
+# -- what may be written ------------------------------------------------------------------------
+def _bytes_owner(region: Region) -> Optional[bytes]:
+    """The bytes object whose buffer ``region`` is (directly, or under a read-only ndarray), or None."""
+    obj = region.obj
+    while isinstance(obj, np.ndarray):
+        if obj.flags.writeable:
+            return None
+        obj = obj.base
+    return obj if isinstance(obj, bytes) else None
+
+
+_WRITABLE_FIX = ("for writable host memory use acl.util.numpy_to_ptr(np.empty(n, np.uint8)) (keep the array) "
+                 "or acl.rt.malloc_host")
+
+
+def write_problem(region: Region, what: str) -> Tuple[Optional[str], Optional[str]]:
+    """(refusal, warning) for writing into ``region``: both None unless it is a bytes object's buffer.
+
+    pyACL writes wherever the pointer says, and the official acllite uses ``bytes_to_ptr`` as a
+    copy destination, so a write into an ordinary bytes object goes through with a warning. A
+    bytes object of length 0 or 1 is one of CPython's interpreter-wide singletons (every ``b"a"``
+    in the process is that object): writing into it would change that value everywhere, so the
+    simulator refuses (107000, UNCONFIRMED: real pyACL would corrupt the interpreter instead).
+    """
+    owner = _bytes_owner(region)
+    if owner is None:
+        return None, None
+    if len(owner) <= 1:
+        return (f"{what} is the buffer of the {len(owner)}-byte bytes object {owner!r}. CPython shares bytes "
+                f"objects of length 0 and 1 across the whole interpreter, so this write would change {owner!r} "
+                f"everywhere in the program (real pyACL silently does); the simulator refuses it: "
+                f"{_WRITABLE_FIX}."), None
+    return None, (f"{what} is the buffer of a bytes object (acl.util.bytes_to_ptr). pyACL writes into it, but "
+                  f"Python bytes are immutable: every other reference to this object (and any equal constant "
+                  f"that shares it) sees the new bytes too. {_WRITABLE_FIX[0].upper() + _WRITABLE_FIX[1:]}. "
+                  f"(Said once per API.)")
+
+
+def warn_once(api: str, why: str) -> int:
+    """warn() the first time ``api`` writes into a bytes object in this process (every time in strict mode)."""
+    seen = state().subsystems.setdefault("bytes_write_warned", set())
+    if api in seen and not state().config.strict:
+        return 0
+    seen.add(api)
+    return warn(107000, api, why)
+
+
+def check_writable(api: str, region: Region, what: str) -> int:
+    """0 when ``api`` may write into ``region`` (a bytes object: after a warning); 107000 when refused."""
+    refusal, warning = write_problem(region, what)
+    if refusal:
+        return fail(107000, api, refusal)
+    return warn_once(api, warning) if warning else 0
 
 
 # -- acl.rt memory API ------------------------------------------------------------------------
@@ -302,13 +419,54 @@ def free_host(api, host_ptr):
     return _free(api, host_ptr, "host", "acl.rt.free")
 
 
-def _location(region: Region) -> str:
-    return "device" if region.on_device else "host"
+def location(region: Region) -> str:
+    """'device' or 'host': where the memory of ``region`` lives (on a card)."""
+    return "device" if region.on_device and region.base >= DEVICE_BASE else "host"
 
 
-def check_copy(api: str, dst: int, dst_max: int, src: int, count: int, kind: int
-               ) -> Tuple[int, Optional[Tuple[Region, int, Region, int]]]:
-    """Validate a copy like the runtime does: (0, (dst region, offset, src region, offset)) or (code, None)."""
+@dataclass
+class CopyPlan:
+    """A validated copy: where to write, where to read, and how many source bytes really exist."""
+
+    dst: Region
+    d_off: int
+    src: Region
+    s_off: int
+    count: int
+    readable: int
+
+
+def _check_kind(api: str, kind: int, src: Region, dst: Region) -> int:
+    """Warn (strict: 107000) when ``kind`` names a direction the pointers do not have; the copy follows the pointers."""
+    claimed = _KIND_DIRECTION.get(kind)
+    actual = (location(src), location(dst))
+    if is_board() or claimed is None or claimed == actual:
+        return 0
+    return warn(107000, api, f"kind ACL_MEMCPY_{_KIND_NAMES[kind]} says {claimed[0]} -> {claimed[1]}, but src is "
+                f"{actual[0]} memory ({describe(src)}) and dst is {actual[1]} memory ({describe(dst)}). The "
+                f"runtime copies by where the pointers are (kind is a reserved parameter), so the bytes went "
+                f"{actual[0]} -> {actual[1]}; say ACL_MEMCPY_{actual[0].upper()}_TO_{actual[1].upper()} (or "
+                f"ACL_MEMCPY_DEFAULT) so the code reads true.")
+
+
+def _check_source(api: str, src: int, count: int) -> Tuple[int, Optional[Tuple[Region, int, int]]]:
+    """(0, (region, offset, readable)) for the source of a copy; a short Python object warns (strict: 107000)."""
+    region, offset, readable, why = space().resolve_read(src, count)
+    if region is None:
+        return fail(107000, api, f"src: {why}."), None
+    if readable < count:
+        ret = warn(107000, api, f"src: {count} bytes at {src:#x} run past the end of its {region.size}-byte "
+                   f"{describe(region)} (only {readable} bytes from there). On hardware the copy reads whatever "
+                   f"the process holds after the object; the simulator copied the {readable} real bytes and "
+                   f"filled the other {count - readable} with {GARBAGE:#04x} (its garbage pattern). Pass the "
+                   f"object's length as count.")
+        if ret:
+            return ret, None
+    return 0, (region, offset, readable)
+
+
+def check_copy(api: str, dst: int, dst_max: int, src: int, count: int, kind: int) -> Tuple[int, Optional[CopyPlan]]:
+    """Validate a copy like the runtime does: (0, plan) or (code, None)."""
     ret = require_init(api)
     if ret:
         return ret, None
@@ -318,30 +476,32 @@ def check_copy(api: str, dst: int, dst_max: int, src: int, count: int, kind: int
     if dst == 0 or src == 0:
         return fail(100000, api, f"{'dst' if dst == 0 else 'src'} is 0 (NULL)."), None
     if kind not in _KIND_NAMES:
-        return fail(100000, api, f"kind {kind} is not an aclrtMemcpyKind (0..4)."), None
+        return fail(100000, api, f"kind {kind} is not an aclrtMemcpyKind the runtime accepts (0..5: "
+                    f"HOST_TO_HOST, HOST_TO_DEVICE, DEVICE_TO_HOST, DEVICE_TO_DEVICE, DEFAULT, "
+                    f"HOST_TO_BUF_TO_DEVICE)."), None
     if count > dst_max:
         return fail(107000, api, f"count {count} is larger than dst_max {dst_max}."), None
-    sp = space()
-    d_region, d_off, why = sp.resolve(dst, count)
+    d_region, d_off, why = space().resolve(dst, count)
     if d_region is None:
         return fail(107000, api, f"dst: {why}."), None
-    s_region, s_off, why = sp.resolve(src, count)
-    if s_region is None:
-        return fail(107000, api, f"src: {why}."), None
-    if not is_board() and kind != C.ACL_MEMCPY_DEFAULT:
-        want_src, want_dst = _KIND_NAMES[kind].lower().split("_to_")
-        if (_location(s_region), _location(d_region)) != (want_src, want_dst):
-            return fail(107000, api, f"kind ACL_MEMCPY_{_KIND_NAMES[kind]} copies {want_src} -> {want_dst}, "
-                        f"but src is {_location(s_region)} memory ({describe(s_region)}) and dst is "
-                        f"{_location(d_region)} memory ({describe(d_region)}). Use ACL_MEMCPY_"
-                        f"{_location(s_region).upper()}_TO_{_location(d_region).upper()}."), None
-    return 0, (d_region, d_off, s_region, s_off)
+    ret = check_writable(api, d_region, f"dst {dst:#x}")
+    if ret:
+        return ret, None
+    ret, source = _check_source(api, src, count)
+    if ret:
+        return ret, None
+    s_region, s_off, readable = source
+    ret = _check_kind(api, kind, s_region, d_region)
+    if ret:
+        return ret, None
+    return 0, CopyPlan(d_region, d_off, s_region, s_off, count, readable)
 
 
-def do_copy(plan: Tuple[Region, int, Region, int], count: int) -> None:
-    """Move the bytes of a validated copy."""
-    d_region, d_off, s_region, s_off = plan
-    np.copyto(d_region.view(d_off, count), s_region.view(s_off, count))
+def do_copy(plan: CopyPlan) -> None:
+    """Move the bytes of a validated copy; source bytes that do not exist arrive as GARBAGE."""
+    target = plan.dst.view(plan.d_off, plan.count)
+    np.copyto(target[:plan.readable], plan.src.view(plan.s_off, plan.readable))
+    target[plan.readable:] = GARBAGE
 
 
 @binding("acl.rt.memcpy", "kkkki", needs=INIT)
@@ -352,8 +512,17 @@ def memcpy(api, dst, dst_max, src, count, kind):
     ret, plan = check_copy(api, dst, dst_max, src, count, kind)
     if ret:
         return ret
-    do_copy(plan, count)
+    do_copy(plan)
     return 0
+
+
+def _queue(api: str, stream: int, label: str, run: Callable[[], Any]) -> int:
+    """Enqueue ``run`` on ``stream`` (0 = default stream of this thread's context): 0 or the stream's code."""
+    from .streams import enqueue, resolve_stream
+    handle, ret = resolve_stream(api, stream)
+    if ret:
+        return ret
+    return enqueue(handle, label, run, api)
 
 
 @binding("acl.rt.memcpy_async", "kkkkik", needs=INIT)
@@ -363,27 +532,35 @@ def memcpy_async(api, dst, dst_max, src, count, kind, stream):
     UNCONFIRMED: the real runtime documents 64-byte address alignment for async copies; the
     simulator does not reject unaligned addresses.
     """
-    from .streams import enqueue, resolve_stream
     if count == 0:
         return 0
     ret, plan = check_copy(api, dst, dst_max, src, count, kind)
-    if ret:
-        return ret
-    handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
 
     def task():
         """Run the copy; memory freed since enqueue fails the stream (UNCONFIRMED code 507000)."""
         d_region, d_off, why = space().resolve(dst, count)
-        s_region, s_off, why_src = space().resolve(src, count)
+        s_region, s_off, readable, why_src = space().resolve_read(src, count)
         if d_region is None or s_region is None:
             return 507000, f"memcpy_async {'dst' if d_region is None else 'src'}: {why or why_src}"
-        do_copy((d_region, d_off, s_region, s_off), count)
+        do_copy(CopyPlan(d_region, d_off, s_region, s_off, count, readable))
         return None
 
-    enqueue(handle, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task)
-    return 0
+    return _queue(api, stream, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task)
+
+
+def _check_fill(api: str, dev_ptr: int, max_size: int, count: int) -> Tuple[int, Optional[Tuple[Region, int]]]:
+    """(0, (region, offset)) when ``count`` bytes at ``dev_ptr`` may be set, else (code, None)."""
+    if dev_ptr == 0:
+        return fail(100000, api, "pointer is 0 (NULL)."), None
+    if count > max_size:
+        return fail(107000, api, f"count {count} is larger than max_size {max_size}."), None
+    region, offset, why = space().resolve(dev_ptr, count)
+    if region is None:
+        return fail(107000, api, why + "."), None
+    ret = check_writable(api, region, f"{dev_ptr:#x}")
+    return (ret, None) if ret else (0, (region, offset))
 
 
 @binding("acl.rt.memset", "kkik", needs=INIT)
@@ -391,15 +568,31 @@ def memset(api, dev_ptr, max_size, value, count):
     """Fill ``count`` bytes with ``value`` (host or device memory)."""
     if count == 0:
         return 0
-    if dev_ptr == 0:
-        return fail(100000, api, "pointer is 0 (NULL).")
-    if count > max_size:
-        return fail(107000, api, f"count {count} is larger than max_size {max_size}.")
-    region, offset, why = space().resolve(dev_ptr, count)
-    if region is None:
-        return fail(107000, api, why + ".")
-    region.view(offset, count).fill(value & 0xFF)
+    ret, target = _check_fill(api, dev_ptr, max_size, count)
+    if ret:
+        return ret
+    target[0].view(target[1], count).fill(value & 0xFF)
     return 0
+
+
+@binding("acl.rt.memset_async", "kkikk", needs=INIT)
+def memset_async(api, dev_ptr, max_size, value, count, stream):
+    """Enqueue a fill of ``count`` bytes on ``stream``; it happens when the stream runs (synchronize_stream)."""
+    if count == 0:
+        return 0
+    ret, _ = _check_fill(api, dev_ptr, max_size, count)
+    if ret:
+        return ret
+
+    def task():
+        """Fill now; memory freed since enqueue fails the stream (UNCONFIRMED code 507000)."""
+        region, offset, why = space().resolve(dev_ptr, count)
+        if region is None:
+            return 507000, f"memset_async: {why}"
+        region.view(offset, count).fill(value & 0xFF)
+        return None
+
+    return _queue(api, stream, f"memset_async {count} bytes", task)
 
 
 @binding("acl.rt.get_mem_info", "i", needs=CONTEXT, outs=2)

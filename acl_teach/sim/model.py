@@ -35,6 +35,7 @@ class LoadedModel:
     memory: Optional[Region] = None
     user_memory: Dict[str, Tuple[int, int]] = field(default_factory=dict)
     current_gear: Optional[str] = None
+    device_id: int = 0
 
 
 class Models:
@@ -45,7 +46,13 @@ class Models:
         self.ids = itertools.count(1)
 
     def on_device_reset(self, device_id: int, by: str) -> None:
-        """reset_device reclaims models loaded on that device."""
+        """reset_device reclaims the models loaded on that device (and only those)."""
+        for mid, loaded in list(self.loaded.items()):
+            if loaded.device_id == device_id:
+                _release(mid, by)
+
+    def on_finalize(self, by: str) -> None:
+        """finalize reclaims every model still loaded."""
         for mid in list(self.loaded):
             _release(mid, by)
 
@@ -112,7 +119,7 @@ def _check_user_memory(api: str, ptr: int, size: int, need: int, what: str) -> i
 
 def _load(api: str, model: om.OfflineModel, source: str, work: Tuple[int, int] = (0, 0),
           weight: Tuple[int, int] = (0, 0)) -> Tuple[int, int]:
-    """Common tail of the four load calls: memory, session, id, ledger."""
+    """Common tail of the four load calls: memory, session, id, ledger; on any failure nothing stays charged."""
     ctx, ret = current_context(api)
     if ret:
         return 0, ret
@@ -122,30 +129,50 @@ def _load(api: str, model: om.OfflineModel, source: str, work: Tuple[int, int] =
     if ret:
         return 0, ret
     system_bytes = (0 if work[0] else header["work_size"]) + (0 if weight[0] else header["weight_size"])
+    device_id = current_device_id() or 0
     region = None
     if system_bytes:
-        region = space().allocate(system_bytes, True, "model", current_device_id() or 0)
+        region = space().allocate(system_bytes, True, "model", device_id)
         if region is None:
             return 0, fail(207001, api, f"the model needs {system_bytes} bytes of device memory for weights "
                            f"and work space; not enough is free.")
     try:
-        session = new_session(model.onnx_bytes)
-    except Exception as exc:  # the graph passed ATC, so this is an internal failure
+        session, ret = _session(api, model)
+        if ret:
+            return 0, ret
+        with state().lock:
+            model_id = next(models().ids)
+            user = {k: v for k, v in (("work", work), ("weight", weight)) if v[0]}
+            models().loaded[model_id] = LoadedModel(model_id, model, session, ctx, source, region, user,
+                                                    device_id=device_id)
+            region = None  # owned by the loaded model from here on
+            state().ledger.add("model", model_id, f"id {model_id}: {os.path.basename(source)} "
+                               f"({len(model.inputs)} in, {len(model.outputs)} out)", key=("model", model_id))
+        return model_id, 0
+    finally:
         if region is not None:
             space().release(region, api)
-        return 0, fail(545001, api, f"the graph could not be loaded: {str(exc).splitlines()[0]}")
-    model_id = next(models().ids)
-    user = {k: v for k, v in (("work", work), ("weight", weight)) if v[0]}
-    models().loaded[model_id] = LoadedModel(model_id, model, session, ctx, source, region, user)
-    n_in, n_out = len(model.inputs), len(model.outputs)
-    state().ledger.add("model", model_id, f"id {model_id}: {os.path.basename(source)} ({n_in} in, {n_out} out)",
-                       key=("model", model_id))
-    return model_id, 0
+
+
+def _session(api: str, model: om.OfflineModel) -> Tuple[Any, int]:
+    """(ONNX Runtime session, 0) for a graph that matches its header, else (None, load code)."""
+    try:
+        session = new_session(model.onnx_bytes)
+    except Exception as exc:  # the graph passed ATC and its checksum, so this is an internal failure
+        return None, fail(545001, api, f"the graph could not be loaded: {str(exc).splitlines()[0]}")
+    why = om.graph_mismatch(model, [(i.name, i.shape, i.type) for i in session.get_inputs()],
+                            [(o.name, o.shape, o.type) for o in session.get_outputs()])
+    if why:
+        # UNCONFIRMED code: the header and the graph disagree, as in a corrupted file
+        return None, fail(100012, api, f"the model is corrupted: {why}. Rebuild it with acl-teach atc.")
+    return session, 0
 
 
 def _release(model_id: int, by: str) -> None:
-    loaded = models().loaded.pop(model_id)
-    if loaded.memory is not None and loaded.memory.base in space().allocs:
+    loaded = models().loaded.pop(model_id, None)
+    if loaded is None:
+        return
+    if loaded.memory is not None:
         space().release(loaded.memory, by)
     state().ledger.release(("model", model_id), by)
 
@@ -207,9 +234,9 @@ def query_size_from_mem(api, model_ptr, model_size):
 @binding("acl.mdl.unload", "I")
 def unload(api, model_id):
     """Unload a model and free the memory the system gave it."""
-    _, ret = get_model(api, model_id)
-    if ret:
-        return ret
     with state().lock:
+        _, ret = get_model(api, model_id)
+        if ret:
+            return ret
         _release(model_id, api)
     return 0

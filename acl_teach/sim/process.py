@@ -1,7 +1,8 @@
 """Process-level calls: ``acl.init``, ``acl.finalize``, version/SoC queries, and the leak report.
 
 finalize releases whatever is still alive (as the real process teardown would) and prints what
-the learner never released themselves.
+the learner never released themselves: afterwards no old pointer, handle or model id works and no
+device memory stays charged, even for resources on a device whose set_device was never called.
 """
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import os
 import sys
 from typing import List
 
+from . import constants as C
 from ._args import binding
 from .ledger import Entry
-from .runtime import IMPLICIT, release_device
+from .runtime import IMPLICIT, Context, release_context, release_device
 from .state import fail, state
 
 
@@ -56,6 +58,30 @@ def leak_report() -> str:
     return "\n".join(lines)
 
 
+def _release_everything(by: str) -> None:
+    """What process teardown reclaims: devices, contexts, streams, models, memory, every other handle."""
+    st = state()
+    for device_id, dev in list(st.devices.items()):
+        if dev.refcount or dev.default_context:
+            dev.refcount = 0
+            release_device(device_id, by)
+    for handle, obj in list(st.handles.items()):
+        if isinstance(obj, Context):  # create_context without set_device: no device refcount to balance
+            release_context(handle, by)
+    for sub in list(st.subsystems.values()):
+        hook = getattr(sub, "on_finalize", None)
+        if hook:
+            hook(by)
+    if st.memory is not None:
+        st.memory.release_all(by)
+    for handle in list(st.handles):
+        st.handles.pop(handle, None)
+    for entry in st.ledger.live():
+        if entry.kind != "acl":
+            st.ledger.release(entry.key, by)
+    st.devices.clear()
+
+
 @binding("acl.finalize")
 def finalize(api):
     """De-initialise: release everything still alive and print the leak report."""
@@ -64,25 +90,30 @@ def finalize(api):
         if not st.initialized:
             # UNCONFIRMED for finalize without any init: treated like a repeated finalize.
             return fail(100037, api, "AscendCL is not initialised (finalize already ran, or init never did).")
-        by = IMPLICIT + api
-        for device_id, dev in list(st.devices.items()):
-            if dev.refcount or dev.default_context:
-                dev.refcount = 0
-                release_device(device_id, by)
-        for entry in list(st.ledger.live()):
-            if entry.kind == "acl":
-                continue
-            if entry.kind == "host memory" and st.memory is not None and entry.handle in st.memory.allocs:
-                st.memory.release(st.memory.allocs[entry.handle], by)
-            else:
-                st.handles.pop(entry.handle, None)
-                st.ledger.release(entry.key, by)
+        _release_everything(IMPLICIT + api)
         report = leak_report()
         if report and st.config.explain:
             print(report, file=sys.stderr)
         st.ledger.release("acl", api)
         st.initialized = False
         return 0
+
+
+_LOG_LEVELS = {C.ACL_DEBUG: "DEBUG", C.ACL_INFO: "INFO", C.ACL_WARNING: "WARNING", C.ACL_ERROR: "ERROR"}
+
+
+@binding("acl.app_log", "is")
+def app_log(api, log_level, msg):
+    """Write ``msg`` to the application log at ``log_level`` (ACL_DEBUG 0 … ACL_ERROR 3); returns None.
+
+    pyACL (py_init_acl.cpp, WrapAclAppLog: ``"is"``, returns None) hands it to ACL_APP_LOG, i.e. the
+    CANN log files, not the terminal. The simulator prints WARNING and ERROR (or everything from
+    ``config.app_log_level`` up) to stderr, and nothing when ``explain`` is off.
+    """
+    cfg = state().config
+    if cfg.explain and log_level >= cfg.app_log_level:
+        print(f"[acl-teach sim] app_log {_LOG_LEVELS.get(log_level, f'level {log_level}')}: {msg}", file=sys.stderr)
+    return None
 
 
 @binding("acl.get_soc_name")

@@ -1,12 +1,13 @@
 """``acl.rt``: the runtime namespace — devices, contexts, streams, memory and callbacks."""
-from .memory import free, free_host, get_mem_info, malloc, malloc_host, memcpy, memcpy_async, memset
+from .memory import (free, free_host, get_mem_info, malloc, malloc_host, memcpy, memcpy_async, memset,
+                     memset_async)
 from .runtime import (create_context, destroy_context, get_context, get_device, get_device_count,
                       get_run_mode, reset_device, set_context, set_device)
 from .streams import (create_stream, destroy_stream, launch_callback, process_report, subscribe_report,
-                      synchronize_stream, unsubscribe_report)
+                      synchronize_device, synchronize_stream, unsubscribe_report)
 
 __all__ = ["set_device", "reset_device", "get_device", "get_device_count", "get_run_mode",
            "create_context", "destroy_context", "set_context", "get_context", "create_stream",
-           "destroy_stream", "synchronize_stream", "malloc", "malloc_host", "free", "free_host", "memcpy",
-           "memcpy_async", "memset", "get_mem_info", "subscribe_report", "unsubscribe_report",
+           "destroy_stream", "synchronize_stream", "synchronize_device", "malloc", "malloc_host", "free", "free_host", "memcpy",
+           "memcpy_async", "memset", "memset_async", "get_mem_info", "subscribe_report", "unsubscribe_report",
            "launch_callback", "process_report"]

@@ -163,9 +163,13 @@ def get_device_count(api):
     return state().config.device_count, 0
 
 
-@binding("acl.rt.get_run_mode", needs=INIT, outs=1)
+@binding("acl.rt.get_run_mode")
 def get_run_mode(api):
-    """(ACL_HOST=1 for a PC with a card, ACL_DEVICE=0 for a board, ret)."""
+    """(ACL_HOST=1 for a PC with a card, ACL_DEVICE=0 for a board, ret); works before acl.init.
+
+    aclrtGetRunModeImpl (hicann/runtime src/acl/aclrt_impl/device.cpp) only asks rtGetRunMode, with
+    no initialisation check, and acllite calls it at import time; so does the simulator.
+    """
     return state().config.run_mode, 0
 
 

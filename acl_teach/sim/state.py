@@ -10,11 +10,11 @@ import os
 import sys
 import threading
 from dataclasses import dataclass
-from typing import Any, Dict, Optional, Type, TypeVar
+from typing import Any, Dict, List, Optional, Type, TypeVar
 
 from ..spec import errors
 from . import constants as C
-from .ledger import Ledger
+from .ledger import Ledger, origin
 
 GiB = 1 << 30
 HANDLE_BASE = 0x2000_0000_0000_0000  # handles (contexts, streams, buffers …) never look like memory
@@ -32,6 +32,8 @@ class Config:
     explain: bool = True
     wait_timeout_s: float = 30.0
     version: tuple = (1, 0, 0)
+    strict: bool = False  # True: what real pyACL accepts silently but the simulator warns about fails instead
+    app_log_level: int = C.ACL_WARNING  # acl.app_log messages from this level up go to stderr
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -41,11 +43,38 @@ class Config:
         if mode:
             cfg.run_mode = C.ACL_DEVICE if mode in ("device", "0", "acl_device") else C.ACL_HOST
         cfg.soc_name = os.environ.get("ACL_TEACH_SIM_SOC", cfg.soc_name)
-        if os.environ.get("ACL_TEACH_SIM_DEVICE_MEMORY"):
-            cfg.device_memory = int(os.environ["ACL_TEACH_SIM_DEVICE_MEMORY"])
+        cfg.device_memory = _env_int("ACL_TEACH_SIM_DEVICE_MEMORY", cfg.device_memory, 1)
+        cfg.device_count = _env_int("ACL_TEACH_SIM_DEVICES", cfg.device_count, 1)
         if os.environ.get("ACL_TEACH_SIM_QUIET"):
             cfg.explain = False
+        if os.environ.get("ACL_TEACH_SIM_STRICT", "").strip().lower() in ("1", "true", "yes", "on"):
+            cfg.strict = True
         return cfg
+
+
+def _env_int(name: str, default: int, minimum: int) -> int:
+    """An integer environment setting; a malformed one is reported and ignored (never breaks an import)."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    try:
+        value = int(raw, 0)
+    except ValueError:
+        value = minimum - 1
+    if value < minimum:
+        print(f"[acl-teach sim] warning: {name}={raw!r} is not an integer >= {minimum}; using {default}.",
+              file=sys.stderr)
+        return default
+    return value
+
+
+@dataclass
+class SimWarning:
+    """A call real pyACL accepts although the hardware then misbehaves; the simulator went on and said so."""
+
+    api: str
+    message: str
+    origin: str  # the line or notebook cell that made the call
 
 
 class SimulatorFault(RuntimeError):
@@ -66,6 +95,7 @@ class State:
         self.devices: Dict[int, Any] = {}
         self.memory: Any = None  # set by memory.MemorySpace on first use
         self.subsystems: Dict[str, Any] = {}
+        self.warnings: List[SimWarning] = []
 
     def new_handle(self, obj: Any) -> int:
         """Give ``obj`` a fresh plain-int handle."""
@@ -120,6 +150,24 @@ def fail(code: int, api: str, why: str, quiet: bool = False) -> int:
     if _state.config.explain and not quiet:
         print(f"[acl-teach sim] {msg}", file=sys.stderr)
     return code
+
+
+def warn(code: int, api: str, why: str) -> int:
+    """Faithful mode: record and print a warning and return 0 (the call goes on); strict mode: ``fail(code)``.
+
+    For what real pyACL accepts although the hardware then silently misbehaves: the learner sees the
+    consequence and this note (stderr, acl.get_recent_err_msg(), ``sim.warnings()``) instead of a code
+    the real runtime would not return. ``configure(strict=True)`` turns it into the old refusal.
+    """
+    if _state.config.strict:
+        return fail(code, api, f"{why} [strict mode: real pyACL accepts this call; "
+                    f"acl_teach.sim.configure(strict=False) lets it through with a warning]")
+    msg = f"{api}: {why}"
+    _state.tls.recent_err = f"warning: {msg}"
+    _state.warnings.append(SimWarning(api, why, origin()))
+    if _state.config.explain:
+        print(f"[acl-teach sim] warning: {msg}", file=sys.stderr)
+    return 0
 
 
 def create_handle(obj: Any, kind: str, detail: str) -> int:

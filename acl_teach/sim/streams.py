@@ -6,6 +6,10 @@ the official async sample gets its callbacks without blocking the main thread). 
 async work are guaranteed only after ``synchronize_stream`` — exactly the real rule. A callback
 task hands ``fn(user_data)`` to the thread subscribed to the stream; with ACL_CALLBACK_BLOCK the
 stream waits until that thread ran it.
+
+Nothing here waits forever: a BLOCK callback whose subscribed thread has exited, or that nobody
+processes within ``config.wait_timeout_s``, ends ``synchronize_stream`` with 507046, and
+``process_report(-1)`` gives up after the same time (both UNCONFIRMED: real hardware would hang).
 """
 from __future__ import annotations
 
@@ -20,7 +24,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 from . import constants as C
 from ._args import CONTEXT, INIT, binding
 from .runtime import Context, current_context
-from .state import fail, state
+from .state import fail, state, warn
 
 TaskResult = Optional[Tuple[int, str]]
 
@@ -54,8 +58,11 @@ class Stream:
     is_default: bool
     tasks: Deque[Any] = field(default_factory=collections.deque)
     lock: threading.Lock = field(default_factory=threading.Lock)
-    subscriber: int = 0
+    subscriber: Optional[int] = None  # thread id from subscribe_report (0 is a valid id)
     error: Optional[Tuple[int, str]] = None
+    destroyed: bool = False
+    running: Any = None  # the task being run now (a callback may destroy the stream it runs on)
+    dropped: List[Any] = field(default_factory=list)  # tasks still queued when the stream was destroyed
 
 
 class Reports:
@@ -72,6 +79,12 @@ class Reports:
 
     def notify(self) -> None:
         with self.wake:
+            self.wake.notify_all()
+
+    def on_finalize(self, by: str) -> None:
+        """finalize drops callbacks nobody will run any more."""
+        with self.wake:
+            self.pending.clear()
             self.wake.notify_all()
 
 
@@ -100,6 +113,8 @@ def release_stream(handle: int, by: str) -> None:
     stream = st.lookup(handle, Stream)
     if stream is None:
         return
+    stream.destroyed = True  # a synchronize_stream waiting on it (e.g. for a callback) stops cleanly
+    stream.dropped = list(stream.tasks)
     if stream.tasks:
         print(f"[acl-teach sim] {by}: stream {handle:#x} still had {len(stream.tasks)} unfinished task(s); "
               f"they were dropped. Call acl.rt.synchronize_stream before destroying a stream.",
@@ -108,7 +123,7 @@ def release_stream(handle: int, by: str) -> None:
     ctx = st.lookup(stream.context, Context)
     if ctx is not None and handle in ctx.streams:
         ctx.streams.remove(handle)
-    if stream.subscriber:
+    if stream.subscriber is not None:
         st.ledger.release(_subscription_key(stream.subscriber, handle), by)
     st.handles.pop(handle, None)
     st.ledger.release(handle, by)
@@ -135,10 +150,19 @@ def resolve_stream(api: str, stream: int) -> Tuple[int, int]:
     return stream, 0
 
 
-def enqueue(handle: int, label: str, run: Callable[[], TaskResult]) -> None:
-    """Append a device task to a stream."""
-    state().lookup(handle, Stream).tasks.append(Task(label, run))
+def enqueue(handle: int, label: str, run: Callable[[], TaskResult], api: str = "acl.rt stream") -> int:
+    """Append a device task to a stream: 0, or 107000 when the stream was destroyed meanwhile."""
+    stream = state().lookup(handle, Stream)
+    if stream is None or stream.destroyed:
+        return fail(107000, api, f"stream {handle:#x} was destroyed (by another thread) before the task was queued.")
+    stream.tasks.append(Task(label, run))
     reports().notify()
+    return 0
+
+
+def thread_alive(thread_id: int) -> bool:
+    """True while a Python thread with this id is running."""
+    return any(t.ident == thread_id for t in threading.enumerate())
 
 
 def _run_callback(cb: CallbackTask) -> None:
@@ -151,11 +175,33 @@ def _run_callback(cb: CallbackTask) -> None:
         cb.done.set()
 
 
-def _drain_locked(stream: Stream, timeout: float) -> int:
-    """Run a stream's tasks in order (caller holds stream.lock); 0, or 507046 on a callback timeout."""
+TIMEOUT, DEAD_THREAD, DESTROYED = "timeout", "dead thread", "destroyed"
+
+
+def _wait_callback(task: CallbackTask, timeout: float) -> Optional[str]:
+    """Wait for a BLOCK callback posted to another thread: None when it ran, else TIMEOUT or DEAD_THREAD."""
+    deadline = time.monotonic() + timeout
+    while not task.done.wait(min(0.05, max(deadline - time.monotonic(), 0))):
+        if not thread_alive(task.thread_id):
+            return DEAD_THREAD
+        if time.monotonic() >= deadline:
+            return TIMEOUT
+    return None
+
+
+def _drain_locked(stream: Stream, timeout: float) -> Optional[str]:
+    """Run a stream's tasks in order (caller holds stream.lock): None, or why it stopped early.
+
+    A task may destroy the stream it runs on (a callback calling destroy_stream): the loop notices
+    and stops instead of popping a queue that was emptied under it.
+    """
     me = threading.get_ident()
-    while stream.tasks:
-        task = stream.tasks[0]
+    while not stream.destroyed:
+        try:
+            task = stream.tasks[0]
+        except IndexError:
+            return None
+        stream.running = task
         if isinstance(task, CallbackTask):
             if task.thread_id == me:
                 _run_callback(task)
@@ -163,14 +209,17 @@ def _drain_locked(stream: Stream, timeout: float) -> int:
                 if not task.posted:
                     task.posted = True
                     reports().post(task)
-                if task.block and not task.done.wait(timeout):
-                    return 507046
+                if task.block:
+                    why = _wait_callback(task, timeout)
+                    if why:
+                        return why
         else:
             outcome = task.run()
             if outcome and stream.error is None:
                 stream.error = outcome
-        stream.tasks.popleft()
-    return 0
+        if stream.tasks and stream.tasks[0] is task:
+            stream.tasks.popleft()
+    return DESTROYED
 
 
 @binding("acl.rt.create_stream", needs=CONTEXT, outs=1)
@@ -187,11 +236,48 @@ def destroy_stream(api, stream):
     st = state()
     if stream == 0:
         return fail(100000, api, "stream is 0 (NULL); the default stream is not destroyed by you.")
-    obj = st.lookup(stream, Stream)
-    if obj is None or obj.is_default:
-        return fail(107000, api, f"{st.describe_handle(stream)} is not a stream you created.")
     with st.lock:
+        obj = st.lookup(stream, Stream)
+        if obj is None or obj.is_default:
+            return fail(107000, api, f"{st.describe_handle(stream)} is not a stream you created.")
         release_stream(stream, api)
+    return 0
+
+
+def _stopped_early(api: str, why: str, obj: Stream, timeout: float) -> int:
+    """The code synchronize_stream returns when draining stopped before the queue was empty."""
+    if why == DESTROYED:
+        if not [t for t in obj.dropped if t is not obj.running]:
+            return 0  # a callback destroyed the stream as its last task: nothing was left to wait for
+        # UNCONFIRMED: what real hardware does when a stream is destroyed while being synchronized
+        return fail(107000, api, "the stream was destroyed (by a callback or another thread) while "
+                    "synchronize_stream waited on it; its remaining tasks never ran.")
+    if why == DEAD_THREAD:
+        # UNCONFIRMED: on hardware this would most likely wait forever
+        return fail(507046, api, "a BLOCK callback is queued for a thread that has exited, so it can never "
+                    "run (subscribe_report keeps a thread id even after its thread returns). Subscribe a "
+                    "thread that loops on acl.rt.process_report until you set its exit flag.")
+    return fail(507046, api, f"a BLOCK callback waited {timeout:.0f} s for its subscribed thread; "
+                f"that thread is not calling acl.rt.process_report.")
+
+
+def _synchronize(api: str, handle: int) -> int:
+    """Drain one stream (the body of synchronize_stream / synchronize_device)."""
+    obj = state().lookup(handle, Stream)
+    if obj is None:
+        return fail(107000, api, f"stream {handle:#x} was destroyed (by another thread).")
+    timeout = state().config.wait_timeout_s
+    if not obj.lock.acquire(timeout=timeout):
+        return fail(507046, api, "another thread kept the stream busy for too long.")
+    try:
+        why = _drain_locked(obj, timeout)
+        error, obj.error = obj.error, None
+    finally:
+        obj.lock.release()
+    if why:
+        return _stopped_early(api, why, obj, timeout)
+    if error:
+        return fail(error[0], api, f"an earlier async task failed: {error[1]}.")
     return 0
 
 
@@ -201,34 +287,52 @@ def synchronize_stream(api, stream):
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
-    obj = state().lookup(handle, Stream)
-    timeout = state().config.wait_timeout_s
-    if not obj.lock.acquire(timeout=timeout):
-        return fail(507046, api, "another thread kept the stream busy for too long.")
-    try:
-        if _drain_locked(obj, timeout):
-            return fail(507046, api, f"a BLOCK callback waited {timeout:.0f} s for its subscribed thread; "
-                        f"that thread is not calling acl.rt.process_report.")
-        error, obj.error = obj.error, None
-    finally:
-        obj.lock.release()
-    if error:
-        return fail(error[0], api, f"an earlier async task failed: {error[1]}.")
-    return 0
+    return _synchronize(api, handle)
+
+
+@binding("acl.rt.synchronize_device", needs=CONTEXT)
+def synchronize_device(api):
+    """Block until every stream of the current context's device is done; the first failure's code, else 0.
+
+    aclrtSynchronizeDevice (hicann/runtime src/acl/aclrt_impl/device.cpp) waits for the whole
+    device; the binding (rt_synchronize.cpp) takes no arguments and returns the bare ret.
+    UNCONFIRMED: 107002 without a current context (rtDeviceSynchronize needs one).
+    """
+    from .runtime import Context
+    st = state()
+    device_id = st.lookup(current_context(api)[0], Context).device_id
+    handles = [h for h, obj in list(st.handles.items()) if isinstance(obj, Stream)
+               and getattr(st.lookup(obj.context, Context), "device_id", None) == device_id]
+    first = 0
+    for handle in handles:
+        ret = _synchronize(api, handle) if st.lookup(handle, Stream) is not None else 0
+        first = first or ret
+    return first
 
 
 @binding("acl.rt.subscribe_report", "Kk", needs=INIT)
 def subscribe_report(api, thread_id, stream):
-    """Make ``thread_id`` (from acl.util.start_thread) the callback thread of ``stream``."""
+    """Make ``thread_id`` (from acl.util.start_thread) the callback thread of ``stream``.
+
+    The runtime only records the id (aclrtSubscribeReport -> rtSubscribeReport in hicann/runtime
+    src/acl/aclrt_impl/callback.cpp checks nothing about the thread), so an id whose thread has
+    already returned is accepted: its callbacks then never run. The simulator warns (strict mode:
+    100000, UNCONFIRMED), and a BLOCK callback for it ends synchronize_stream with 507046.
+    """
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
-    if thread_id not in {t.ident for t in threading.enumerate()}:
-        # UNCONFIRMED code for a thread id that is not a running thread.
-        return fail(100000, api, f"thread id {thread_id} is not a running thread; use the id from "
-                    f"acl.util.start_thread.")
+    if not thread_alive(thread_id):
+        ret = warn(100000, api, f"thread id {thread_id} is not a running thread (it has returned, or never "
+                   f"existed). The runtime records it anyway, but nothing will call process_report for this "
+                   f"stream: callbacks launched on it never run. Use the id from acl.util.start_thread of a "
+                   f"thread that loops on acl.rt.process_report.")
+        if ret:
+            return ret
     obj = state().lookup(handle, Stream)
-    if obj.subscriber:
+    if obj is None:
+        return fail(107000, api, f"stream {handle:#x} was destroyed (by another thread).")
+    if obj.subscriber is not None:
         # UNCONFIRMED for pyACL: the C API documents 100033 for a repeated subscription.
         return fail(100033, api, f"stream {handle:#x} is already subscribed by thread {obj.subscriber}.")
     obj.subscriber = thread_id
@@ -245,9 +349,11 @@ def unsubscribe_report(api, thread_id, stream):
     if ret:
         return ret
     obj = state().lookup(handle, Stream)
+    if obj is None:
+        return fail(107000, api, f"stream {handle:#x} was destroyed (by another thread).")
     if obj.subscriber != thread_id:
         return fail(100034, api, f"thread {thread_id} is not subscribed to stream {handle:#x}.")
-    obj.subscriber = 0
+    obj.subscriber = None
     state().ledger.release(_subscription_key(thread_id, handle), api)
     return 0
 
@@ -265,7 +371,9 @@ def launch_callback(api, fn, user_data, block_type, stream):
     if ret:
         return ret
     obj = state().lookup(handle, Stream)
-    if not obj.subscriber:
+    if obj is None or obj.destroyed:
+        return fail(107000, api, f"stream {handle:#x} was destroyed (by another thread).")
+    if obj.subscriber is None:
         return fail(107015, api, f"no thread is subscribed to stream {handle:#x}.")
     obj.tasks.append(CallbackTask(fn, user_data, block_type == C.ACL_CALLBACK_BLOCK, obj.subscriber))
     reports().notify()
@@ -283,42 +391,64 @@ def _take_pending(me: int) -> Optional[CallbackTask]:
         return queue.popleft() if queue else None
 
 
+def _run_due(me: int, mine: List[Stream]) -> int:
+    """Run the callbacks waiting for this thread (posted ones, then those at the head of its streams)."""
+    ran = 0
+    cb = _take_pending(me)
+    while cb is not None:
+        _run_callback(cb)
+        ran += 1
+        cb = _take_pending(me)
+    for stream in mine:
+        if stream.tasks and stream.lock.acquire(blocking=False):
+            try:
+                before = sum(isinstance(t, CallbackTask) for t in list(stream.tasks))
+                _drain_locked(stream, state().config.wait_timeout_s)
+                ran += before - sum(isinstance(t, CallbackTask) for t in list(stream.tasks))
+            finally:
+                stream.lock.release()
+    return ran
+
+
+def _not_subscribed(api: str) -> int:
+    """107012 at once, as rtProcessReport answers a thread it has no subscription for."""
+    time.sleep(0.001)  # let other threads run: a worker polling before subscribe_report spins here
+    return fail(107012, api, "this thread is not subscribed to any stream "
+                "(acl.rt.subscribe_report(thread_id, stream) first, or it was unsubscribed).", quiet=True)
+
+
 @binding("acl.rt.process_report", "i", needs=INIT)
 def process_report(api, timeout_ms):
     """Run callbacks due for this thread, waiting up to ``timeout_ms`` (-1 = forever) for one.
 
-    Returns 0 when at least one callback ran, 507012 on timeout (UNCONFIRMED: samples ignore
-    it), 100035 when this thread is subscribed to no stream (UNCONFIRMED).
+    From hicann/runtime: aclrtProcessReport (src/acl/aclrt_impl/callback.cpp) rejects timeout 0 and
+    anything below -1 with 100000; rtProcessReport -> CbSubscribe::GetGroupIdByThreadId
+    (src/runtime/core/src/utils/subscribe.cc) answers a thread with no subscription at once with
+    RT_ERROR_SUBSCRIBE_THREAD = 107012 ACL_ERROR_RT_THREAD_SUBSCRIBE, whatever the timeout; a wait
+    that ends without a report is 507012 ACL_ERROR_RT_REPORT_TIMEOUT. Returns 0 when at least one
+    callback ran. UNCONFIRMED simulator choices: -1 gives up after config.wait_timeout_s (507012)
+    so a notebook kernel never hangs, and a thread unsubscribed while it waits gets 107012.
     """
-    if timeout_ms < -1:
-        return fail(100000, api, f"timeout {timeout_ms} must be -1 (wait forever) or >= 0 milliseconds.")
+    if timeout_ms < -1 or timeout_ms == 0:
+        return fail(100000, api, f"timeout {timeout_ms} must be -1 (wait forever) or > 0 milliseconds.")
     me = threading.get_ident()
-    deadline = None if timeout_ms == -1 else time.monotonic() + timeout_ms / 1000.0
+    if not _my_streams(me):
+        return _not_subscribed(api)
+    limit = state().config.wait_timeout_s if timeout_ms == -1 else timeout_ms / 1000.0
+    deadline = time.monotonic() + limit
     box = reports()
     while True:
-        ran = 0
-        cb = _take_pending(me)
-        while cb is not None:
-            _run_callback(cb)
-            ran += 1
-            cb = _take_pending(me)
         mine = _my_streams(me)
-        for stream in mine:
-            if stream.tasks and stream.lock.acquire(blocking=False):
-                try:
-                    before = sum(isinstance(t, CallbackTask) for t in stream.tasks)
-                    _drain_locked(stream, state().config.wait_timeout_s)
-                    ran += before - sum(isinstance(t, CallbackTask) for t in stream.tasks)
-                finally:
-                    stream.lock.release()
-        if ran:
+        if _run_due(me, mine):
             return 0
-        remaining = None if deadline is None else deadline - time.monotonic()
-        if remaining is not None and remaining <= 0:
-            if not mine:
-                return fail(100035, api, "this thread is not subscribed to any stream "
-                            "(acl.rt.subscribe_report(thread_id, stream)).", quiet=True)
+        if not mine:
+            return _not_subscribed(api)
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            if timeout_ms == -1:
+                return fail(507012, api, f"no callback arrived within the simulator's wait limit "
+                            f"({limit:.0f} s, config.wait_timeout_s); real process_report(-1) would keep "
+                            f"waiting.", quiet=True)
             return fail(507012, api, f"no callback arrived within {timeout_ms} ms.", quiet=True)
         with box.wake:
-            box.wake.wait(0.05 if remaining is None else min(remaining, 0.05))
-
+            box.wake.wait(min(remaining, 0.05))

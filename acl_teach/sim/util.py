@@ -7,15 +7,16 @@ after that the simulator rejects it. ``ptr_to_bytes`` copies; ``ptr_to_numpy`` i
 from __future__ import annotations
 
 import ctypes
+import math
 import sys
 import threading
 import warnings
-from typing import Any, Dict
+from typing import Any, Dict, List
 
 import numpy as np
 
 from ._args import binding
-from .memory import DEVICE_BASE, host_view, space
+from .memory import DEVICE_BASE, host_view, space, write_problem
 from .state import fail, state
 
 _NPY_TYPES = {0: np.bool_, 1: np.int8, 2: np.uint8, 3: np.int16, 4: np.uint16, 5: np.int32,
@@ -78,24 +79,59 @@ def ptr_to_bytes(api, ptr, size):
     return host_view(api, ptr, size).tobytes()
 
 
+_SHAPE_HINT = "\n[acl-teach] shape must be a tuple of non-negative ints, e.g. (1, 1000)."
+_NPY_INTP_MAX = (1 << 63) - 1
+
+
+def _npy_dims(shape: Any) -> List[int]:
+    """The dims as numpy would get them from pyACL, raising what WrapPtrToNumpy raises.
+
+    From hicann/runtime python/pyACL/util/numpy_convert.cpp: a shape that is not a tuple fails
+    PyTuple_Size -> ValueError("shape is empty"); an element that is not an int -> TypeError("the
+    second argument is not list of int"); an int beyond 64 bits -> ValueError("PyLong_AsVoidPtr
+    failed"); then numpy's PyArray_NewFromDescr refuses negative dims and arrays over its size limit
+    with ValueError.
+    """
+    if not isinstance(shape, tuple):
+        raise ValueError("shape is empty" + _SHAPE_HINT)
+    dims = []
+    for d in shape:
+        if not isinstance(d, int):
+            raise TypeError("the second argument is not list of int" + _SHAPE_HINT)
+        if not -(1 << 63) <= d < (1 << 64):
+            raise ValueError("PyLong_AsVoidPtr failed" + _SHAPE_HINT)
+        dims.append(d - (1 << 64) if d > _NPY_INTP_MAX else int(d))  # npy_intp is signed
+    if any(d < 0 for d in dims):
+        raise ValueError("negative dimensions are not allowed" + _SHAPE_HINT)
+    return dims
+
+
 @binding("acl.util.ptr_to_numpy", "kOi")
 def ptr_to_numpy(api, ptr, shape, npy_type):
-    """A writable ndarray *view* of host memory at ``ptr`` (no copy; deprecated in pyACL)."""
-    if not isinstance(shape, tuple) or not all(isinstance(d, int) and d >= 0 for d in shape):
-        raise TypeError("acl.util.ptr_to_numpy args parse failed\n[acl-teach] shape must be a tuple of "
-                        "non-negative ints, e.g. (1, 1000).")
+    """A writable ndarray *view* of host memory at ``ptr`` (no copy; deprecated in pyACL).
+
+    Failures raise what the binding raises (see ``_npy_dims``); memory the simulator cannot vouch
+    for raises SimulatorFault, where a real process would read invalid memory. A view of a bytes
+    object of length 0 or 1 is read-only: CPython shares those objects interpreter-wide.
+    """
+    dims = _npy_dims(shape)
     if npy_type not in _NPY_TYPES:
         raise ValueError(f"acl.util.ptr_to_numpy: unsupported numpy type number {npy_type} "
                          f"(use e.g. 11 = NPY_FLOAT, 23 = NPY_HALF).")
     dtype = np.dtype(_NPY_TYPES[npy_type])
-    count = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    count = math.prod(dims) * dtype.itemsize
+    if count > _NPY_INTP_MAX:
+        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum "
+                         "possible size." + _SHAPE_HINT)
     view = host_view(api, ptr, count)
     found = space().find(ptr)
     if found and found[0].obj is not None and ptr < DEVICE_BASE:
         holder = (ctypes.c_ubyte * count).from_address(ptr)
         holder._owner = found[0].obj  # the view keeps the Python object (and so the memory) alive
         view = np.ctypeslib.as_array(holder)
-    return view.view(dtype).reshape(shape)
+        if write_problem(found[0], "")[0]:
+            view.flags.writeable = False
+    return view.view(dtype).reshape(dims)
 
 
 class _Worker:

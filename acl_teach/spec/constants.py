@@ -25,6 +25,13 @@ ACL_MEMCPY_HOST_TO_DEVICE = 1
 ACL_MEMCPY_DEVICE_TO_HOST = 2
 ACL_MEMCPY_DEVICE_TO_DEVICE = 3
 ACL_MEMCPY_DEFAULT = 4
+ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE = 5  # host -> device through a runtime buffer (acl_rt.h)
+
+# aclLogLevel (acl_base_rt.h), for acl.app_log
+ACL_DEBUG = 0
+ACL_INFO = 1
+ACL_WARNING = 2
+ACL_ERROR = 3
 
 # aclrtCallbackBlockType
 ACL_CALLBACK_NO_BLOCK = 0
@@ -116,3 +123,16 @@ def names_of(prefix: str) -> dict:
 
 MEMCPY_KIND_NAMES = names_of("ACL_MEMCPY_")
 FORMAT_NAMES = names_of("ACL_FORMAT_")
+
+# aclDataType values beyond the classic ones (acl_base_rt.h), which aclDataTypeSize knows
+ACL_INT4 = 29
+ACL_UINT1 = 30
+ACL_COMPLEX32 = 33
+ACL_HIFLOAT8 = 34
+ACL_FLOAT8_E5M2 = 35
+ACL_FLOAT8_E4M3FN = 36
+ACL_FLOAT8_E8M0 = 37
+ACL_FLOAT6_E3M2 = 38
+ACL_FLOAT6_E2M3 = 39
+ACL_FLOAT4_E2M1 = 40
+ACL_FLOAT4_E1M2 = 41

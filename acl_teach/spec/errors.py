@@ -231,6 +231,13 @@ _ADVICE: Dict[int, Tuple[str, str, str, str]] = {
     107003: ("The stream was created in a different context from the thread's current one.",
              "acl.rt.set_context(the stream's context) before using it.",
              "stream 不属于当前 context。", "使用前先 acl.rt.set_context 切换到 stream 所属的 context。"),
+    107012: ("process_report ran in a thread that is not subscribed to any stream (before subscribe_report, "
+             "or after unsubscribe_report); the runtime answers at once, whatever the timeout.",
+             "Subscribe the thread first (acl.rt.subscribe_report(thread_id, stream)); in the worker loop, "
+             "check the exit flag after each process_report.",
+             "在未订阅任何 stream 的线程中调用了 process_report（subscribe_report 之前或 unsubscribe_report "
+             "之后），Runtime 会立即返回，与超时时间无关。",
+             "先对该线程调用 subscribe_report；回调线程循环中每次 process_report 后检查退出标志。"),
     107015: ("launch_callback was called on a stream that no thread has subscribed to.",
              "Start a thread (acl.util.start_thread) that loops on acl.rt.process_report, then "
              "acl.rt.subscribe_report(thread_id, stream) before launch_callback.",

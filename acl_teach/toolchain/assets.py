@@ -127,11 +127,11 @@ def best_om(backend: str = "sim", soc: Optional[str] = None) -> str:
 
 
 def op_model_dir(backend: str = "sim", soc: Optional[str] = None) -> str:
-    """The folder for acl.op.set_model_dir: the simulator needs no compiled ops; a board gets atc --singleop."""
+    """The folder for acl.op.set_model_dir holding notebook 07's Cast and ArgMaxD, compiled once by
+    `atc --singleop` on board.TOP1_OPS: the emulator's for the simulator, CANN's atc for a board."""
     if backend == "sim":
-        path = os.path.join(cache_dir(), "op_models", "sim")
-        os.makedirs(path, exist_ok=True)
-        return path
+        from . import singleop
+        return singleop.build_cached(board.TOP1_OPS, os.path.join(cache_dir(), "op_models", "sim"), soc or SIM_SOC)
     if not soc:
         raise ValueError("building operator models for a real NPU needs its SoC name: acl.get_soc_name()")
     return board.build_ops(board.TOP1_OPS, os.path.join(cache_dir(), "op_models", soc), soc)

@@ -5,7 +5,8 @@ Accepts the flag subset the samples use (``--model --framework --output --soc_ve
 --dynamic_image_size``, plus ``--weight``/``--out_nodes``/``--log`` which Caffe commands carry).
 Bad flags, or a graph that does not accept the requested shapes, fail like ATC: non-zero exit
 and ``ATC run failed`` with the reason. A ``NAME.recipe.json`` beside the ONNX file (the
-preprocessing recipe) is copied into the OM header.
+preprocessing recipe) is copied into the OM header. ``--singleop=op_list.json --output=DIR
+--soc_version=SOC`` compiles single operators instead (``singleop``).
 """
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ import numpy as np
 
 from ..spec import dtypes, om
 from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FORMAT_ND, ACL_INT64
+from . import singleop
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
-         "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log")
+         "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log", "singleop")
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
 DYNAMIC_INPUT = ACL_DYNAMIC_TENSOR_NAME
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
@@ -338,11 +340,12 @@ def _run_values(session, inputs: List[Dict[str, Any]], gear_dims: List[List[int]
 
 
 def _recipe_for(model_path: str) -> Optional[Dict[str, Any]]:
-    sidecar = os.path.splitext(model_path)[0] + ".recipe.json"
-    if os.path.isfile(sidecar):
-        with open(sidecar, encoding="utf-8") as fh:
-            return json.load(fh)
-    return None
+    """The recipe sidecar beside the ONNX (copied into the OM header); a malformed one fails like ATC."""
+    from . import recipes
+    try:
+        return recipes.read_sidecar(model_path)
+    except recipes.RecipeError as exc:
+        raise AtcError(f"E10001: {exc} Fix or delete it (it is optional).") from None
 
 
 def run(argv: Sequence[str], out=None, err=None) -> int:
@@ -350,13 +353,15 @@ def run(argv: Sequence[str], out=None, err=None) -> int:
     import sys
     out, err = out or sys.stdout, err or sys.stderr
     print("ATC start working now, please wait for a moment.", file=out)
+    command = "atc " + " ".join(shlex.quote(a) for a in argv)
     try:
         flags = parse_flags(argv)
-        path, _ = build(flags, "atc " + " ".join(shlex.quote(a) for a in argv))
-    except AtcError as exc:
+        paths = singleop.from_flags(flags, command) if "singleop" in flags else [build(flags, command)[0]]
+    except (AtcError, singleop.SingleOpError) as exc:
         print(FAILED, file=err)
         print(str(exc), file=err)
         return 1
     print("ATC run success, welcome to the next use.", file=out)
-    print(f"[acl-teach] wrote {path}", file=out)
+    for path in paths:
+        print(f"[acl-teach] wrote {path}", file=out)
     return 0

@@ -1,16 +1,36 @@
 """``acl-teach fetch resnet50``: the only network access acl-teach ever makes, and only when asked.
 
 Downloads the ONNX ResNet-50 of Ascend's quick-start sample with a progress bar, resumes an
-interrupted download (HTTP Range), keeps it in the cache, checks that the file is an ONNX model
-with the expected input/output, then builds its OM the way that sample runs ATC.
+interrupted download (HTTP Range), keeps it in the cache, checks it, then builds its OM the way
+that sample runs ATC.
+
+What is downloaded is not trusted:
+
+- at most ``MAX_BYTES`` (the real file is about 102 MB);
+- written only through a fresh file made by ``tempfile.mkstemp`` (O_EXCL, O_NOFOLLOW, mode 0600);
+  a partial download is resumed only from a regular file of this user opened without following links,
+  and a link planted at the resume path is replaced, never written through;
+- verified against a SHA-256: ``--sha256 DIGEST`` or the one pinned for the known URL. No digest of
+  the quick-start file is published (searched: Ascend/samples READMEs of sampleResnetQuickStart and the
+  samples that download the same URL, which give only ``wget``), so ``PINNED_SHA256`` holds none and
+  the file is checked for the structure of a real ResNet-50 instead (size, 53 Conv, 49 Relu,
+  ~25.5 M parameters) and reported as UNVERIFIED, with its digest to pin;
+- plain ``http://`` or any URL but the known one only with ``--sha256`` or ``--insecure``.
 """
 from __future__ import annotations
 
+import collections
+import hashlib
 import json
 import os
+import re
+import shutil
+import stat
 import sys
+import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
 from typing import Callable, Optional, TextIO
 
@@ -18,7 +38,13 @@ from . import assets as models
 from .recipes import IMAGENET_ONNX as RESNET50_RECIPE  # the quick-start sample's preprocessing
 
 RESNET50_URL = "https://obs-9be7.obs.cn-east-2.myhuaweicloud.com/003_Atc_Models/resnet50/resnet50.onnx"
+PINNED_SHA256 = {RESNET50_URL: None}  # None: no published digest could be confirmed (see the module docstring)
 RESNET50_INPUT = "actual_input_1"
+MAX_BYTES = 200_000_000
+# a real torchvision ResNet-50 in float32: 25,557,032 parameters (25,530,472 with BatchNorm folded into Conv)
+RESNET50_SIZE = (95_000_000, 115_000_000)
+RESNET50_PARAMS = (25_400_000, 25_700_000)
+RESNET50_OPS = {"Conv": 53, "Relu": 49}
 CHUNK = 1 << 16
 
 
@@ -44,54 +70,167 @@ def _progress(out: TextIO) -> Callable[[int, Optional[int]], None]:
     return show
 
 
-def download(url: str, dest: str, out: TextIO = sys.stderr, timeout: float = 30.0) -> str:
-    """Download ``url`` to ``dest``, resuming from ``dest + '.part'``; return ``dest``."""
-    part = dest + ".part"
-    have = os.path.getsize(part) if os.path.exists(part) else 0
+def expected_digest(url: str, sha256: Optional[str] = None, insecure: bool = False) -> Optional[str]:
+    """The SHA-256 the download must have (None: unverified); refuse sources that cannot be trusted."""
+    scheme = urllib.parse.urlsplit(url).scheme.lower()
+    if scheme not in ("https", "http"):
+        raise FetchError(f"cannot fetch {url}: only https:// URLs (or http:// with --sha256 or --insecure).")
+    if sha256 is not None:
+        digest = sha256.strip().lower()
+        if not re.fullmatch(r"[0-9a-f]{64}", digest):
+            raise FetchError(f"--sha256 {sha256!r} is not a SHA-256 digest (64 hexadecimal digits).")
+        return digest
+    if scheme == "http" and not insecure:
+        raise FetchError(f"refusing plain http:// ({url}): anyone on the way can swap the file. Use https://, or "
+                         f"pass --sha256 DIGEST of the file you expect (or --insecure to accept it unverified).")
+    if url != RESNET50_URL and not insecure:
+        raise FetchError(f"{url} is not the quick-start sample's URL: pass --sha256 DIGEST of the file you expect "
+                         f"(or --insecure to accept it unverified).")
+    return PINNED_SHA256.get(url)
+
+
+class _NoDowngrade(urllib.request.HTTPRedirectHandler):
+    """Follow redirects, but never from https:// to anything else."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D102
+        if urllib.parse.urlsplit(req.full_url).scheme == "https" and \
+                urllib.parse.urlsplit(newurl).scheme != "https":
+            raise FetchError(f"refusing the redirect from {req.full_url} to {newurl}: it leaves https.")
+        return super().redirect_request(req, fp, code, msg, headers, newurl)
+
+
+def _open_regular(path: str, flags: int = os.O_RDONLY) -> Optional[int]:
+    """A descriptor of ``path`` if it is a regular file of this user, opened without following a link; else None."""
+    try:
+        fd = os.open(path, flags | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return None
+    except OSError:  # ELOOP: a symbolic link; or unreadable
+        return None
+    st = os.fstat(fd)
+    if not stat.S_ISREG(st.st_mode) or st.st_uid != getattr(os, "geteuid", lambda: st.st_uid)():
+        os.close(fd)
+        return None
+    return fd
+
+
+def _resume_into(part: str, fh, out: TextIO, max_bytes: int) -> int:
+    """Copy a safe partial download into ``fh``; return how many bytes it held (0 when there is none)."""
+    fd = _open_regular(part)
+    if fd is None:
+        if os.path.lexists(part):
+            out.write(f"  not resuming from {part}: not a regular file of yours (a link?); it is replaced, "
+                      f"never followed\n")
+        return 0
+    with os.fdopen(fd, "rb") as src:
+        shutil.copyfileobj(src, fh, CHUNK)
+    have = fh.tell()
+    if have > max_bytes:
+        fh.seek(0)
+        fh.truncate()
+        return 0
+    return have
+
+
+def _open_url(url: str, have: int, timeout: float):
+    """The HTTP response for ``url`` from byte ``have`` on (None: the part file is already complete)."""
     request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
     try:
-        response = urllib.request.urlopen(request, timeout=timeout)
+        return urllib.request.build_opener(_NoDowngrade).open(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
         if exc.code == 416 and have:  # the part file is already complete
-            os.replace(part, dest)
-            return dest
+            return None
         raise FetchError(f"download failed: HTTP {exc.code} from {url}") from None
     except (urllib.error.URLError, OSError) as exc:
         raise FetchError(f"cannot reach {url} ({getattr(exc, 'reason', exc)}); check the network or pass "
                          f"--url with a mirror. A partial download is kept and resumed next time.") from None
-    with response:
-        resumed = have and response.status == 206
-        total = response.headers.get("Content-Length")
-        total = int(total) + (have if resumed else 0) if total else None
-        done = have if resumed else 0
-        show = _progress(out)
-        with open(part, "ab" if resumed else "wb") as fh:
-            while True:
-                try:
-                    chunk = response.read(CHUNK)
-                except OSError as exc:
-                    raise FetchError(f"download interrupted at {done} bytes ({exc}); run the same command "
-                                     f"again to resume.") from None
-                if not chunk:
-                    break
-                fh.write(chunk)
-                done += len(chunk)
-                show(done, total)
+
+
+def _stream(response, fh, have: int, out: TextIO, max_bytes: int) -> None:
+    """Append the response body to ``fh`` (from 0 if the server ignored the Range), within ``max_bytes``."""
+    resumed = have and response.status == 206
+    if not resumed:
+        fh.seek(0)
+        fh.truncate()
+    length = response.headers.get("Content-Length")
+    total = int(length) + (have if resumed else 0) if length else None
+    if total is not None and total > max_bytes:
+        raise FetchError(f"the server offers {total:,} bytes, more than the {max_bytes:,}-byte limit for "
+                         f"resnet50.onnx (the real file is about 102 MB); refusing it.")
+    done, show = fh.tell(), _progress(out)
+    while True:
+        try:
+            chunk = response.read(CHUNK)
+        except OSError as exc:
+            raise FetchError(f"download interrupted at {done} bytes ({exc}); run the same command "
+                             f"again to resume.") from None
+        if not chunk:
+            break
+        done += len(chunk)
+        if done > max_bytes:
+            fh.seek(0)
+            fh.truncate()
+            raise FetchError(f"the download passed the {max_bytes:,}-byte limit for resnet50.onnx (the real file "
+                             f"is about 102 MB); refusing it.")
+        fh.write(chunk)
+        show(done, total)
     out.write("\n")
     if total is not None and done != total:
         raise FetchError(f"download incomplete ({done} of {total} bytes); run the same command again to resume.")
+
+
+def download(url: str, dest: str, out: TextIO = sys.stderr, timeout: float = 30.0,
+             max_bytes: int = MAX_BYTES) -> str:
+    """Download ``url`` to ``dest``, resuming from ``dest + '.part'``; return ``dest``.
+
+    The bytes go into a fresh private file (mkstemp: O_EXCL|O_NOFOLLOW) that then takes the part
+    file's place by rename, so whatever was planted at that path is replaced, never written through.
+    """
+    part = dest + ".part"
+    fd, tmp = tempfile.mkstemp(prefix=".resnet50-", suffix=".tmp", dir=os.path.dirname(os.path.abspath(dest)))
+    try:
+        with os.fdopen(fd, "w+b") as fh:
+            have = _resume_into(part, fh, out, max_bytes)
+            try:
+                os.replace(tmp, part)  # our own file is the part file from now on (resumable if interrupted)
+            except OSError as exc:
+                raise FetchError(f"cannot put the download at {part} ({exc.strerror}); remove it and run "
+                                 f"again.") from None
+            tmp = None
+            response = _open_url(url, have, timeout)
+            if response is not None:
+                with response:
+                    _stream(response, fh, have, out, max_bytes)
+    finally:
+        if tmp is not None:
+            os.unlink(tmp)
     os.replace(part, dest)
     return dest
 
 
-def check_resnet50(path: str) -> None:
-    """The file must be an ONNX model: input actual_input_1 [N,3,224,224] float32, one 1000-way output."""
+def _read_regular(path: str, max_bytes: int) -> bytes:
+    """The bytes of a regular file of this user, at most ``max_bytes``, read without following a link."""
+    fd = _open_regular(path)
+    if fd is None:
+        raise FetchError(f"{path} is not a regular file of yours (a link?); delete it and fetch again.")
+    with os.fdopen(fd, "rb") as fh:
+        data = fh.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise FetchError(f"{path} is larger than the {max_bytes:,}-byte limit; delete it and fetch again.")
+    return data
+
+
+def _parse(path: str, data: bytes):
     import onnx
     try:
-        model = onnx.load(path)
+        return onnx.load_model_from_string(data)
     except Exception as exc:
         raise FetchError(f"{path} is not a loadable ONNX model ({type(exc).__name__}); delete it and fetch again.") \
             from None
+
+
+def check_io(path: str, model) -> None:
+    """The model must take actual_input_1 [N,3,224,224] float32 and give one 1000-way output."""
     inits = {i.name for i in model.graph.initializer}
     inputs = [i for i in model.graph.input if i.name not in inits]
     dims = lambda vi: [d.dim_value or d.dim_param for d in vi.type.tensor_type.shape.dim]  # noqa: E731
@@ -103,26 +242,78 @@ def check_resnet50(path: str) -> None:
         raise FetchError(f"{path} does not have one 1000-class output.")
 
 
-def fetch_resnet50(url: Optional[str] = None, out: TextIO = sys.stderr, force: bool = False) -> str:
-    """Download (or reuse), check, and build the OM; return the OM path."""
+def _parameters(model) -> int:
+    """Weights in initializers and Constant nodes: a real ResNet-50 has about 25.5 million."""
+    import numpy as np
+    tensors = list(model.graph.initializer) + [a.t for n in model.graph.node if n.op_type == "Constant"
+                                               for a in n.attribute if a.name == "value"]
+    return sum(int(np.prod(t.dims, dtype=np.int64)) for t in tensors)
+
+
+def check_structure(path: str, model, size: int) -> str:
+    """Refuse what is not shaped like a real ResNet-50 (size, Conv/Relu counts, parameters); a summary."""
+    ops = collections.Counter(n.op_type for n in model.graph.node)
+    params = _parameters(model)
+    found = (f"{size / 1e6:.1f} MB, " + ", ".join(f"{ops[op]} {op}" for op in RESNET50_OPS) +
+             f", {params / 1e6:.2f} M parameters")
+    if not RESNET50_SIZE[0] <= size <= RESNET50_SIZE[1] or not RESNET50_PARAMS[0] <= params <= RESNET50_PARAMS[1] \
+            or any(ops[op] != n for op, n in RESNET50_OPS.items()):
+        want = ", ".join(f"{n} {op}" for op, n in RESNET50_OPS.items())
+        raise FetchError(f"{path} is not the quick-start ResNet-50 ({found}; a real one is about 102 MB, {want}, "
+                         f"25.5 M parameters); delete it, and fetch from the sample's URL or pass --sha256.")
+    return found
+
+
+def verify(path: str, digest: Optional[str], out: TextIO, max_bytes: int = MAX_BYTES) -> None:
+    """Check the file against ``digest``, or (with none) against the structure of ResNet-50; say which."""
+    data = _read_regular(path, max_bytes)
+    actual = hashlib.sha256(data).hexdigest()
+    if digest is not None and actual != digest:
+        raise FetchError(f"{path}: SHA-256 mismatch (expected {digest}, got {actual}); the file is not the one "
+                         f"expected; delete it and fetch again.")
+    model = _parse(path, data)
+    check_io(path, model)
+    if digest is not None:
+        out.write(f"  resnet50.onnx: SHA-256 {actual} verified\n")
+        return
+    found = check_structure(path, model, len(data))
+    out.write(f"  resnet50.onnx: UNVERIFIED: no published SHA-256 to compare with; its structure matches "
+              f"ResNet-50 ({found}). Its SHA-256 is {actual}: pass --sha256 {actual} to pin it.\n")
+
+
+def fetch_resnet50(url: Optional[str] = None, out: TextIO = sys.stderr, force: bool = False,
+                   sha256: Optional[str] = None, insecure: bool = False, max_bytes: int = MAX_BYTES) -> str:
+    """Download (or reuse), verify, and build the OM; return the OM path."""
     url = url or os.environ.get("ACL_TEACH_RESNET50_URL") or RESNET50_URL
+    digest = expected_digest(url, sha256, insecure)
     folder = os.path.join(models.cache_dir(), "resnet50")
     os.makedirs(folder, exist_ok=True)
     dest = os.path.join(folder, "resnet50.onnx")
-    if force and os.path.exists(dest):
+    if force and os.path.lexists(dest):
         os.remove(dest)
-    if os.path.exists(dest):
+    if os.path.lexists(dest):
         out.write(f"  using the cached {dest}\n")
+        verify(dest, digest, out, max_bytes)
     else:
         out.write(f"  downloading {url}\n")
-        download(url, dest + ".download", out)
+        download(url, dest + ".download", out, max_bytes=max_bytes)
         try:
-            check_resnet50(dest + ".download")
+            verify(dest + ".download", digest, out, max_bytes)
         except FetchError:
             os.remove(dest + ".download")
             raise
         os.replace(dest + ".download", dest)
-    check_resnet50(dest)
-    with open(os.path.join(folder, "resnet50.recipe.json"), "w", encoding="utf-8") as fh:
-        json.dump(RESNET50_RECIPE, fh, indent=1)
+    _write_private(os.path.join(folder, "resnet50.recipe.json"), json.dumps(RESNET50_RECIPE, indent=1))
     return models.build_om(dest, models.RESNET50_FLAGS, "resnet50")
+
+
+def _write_private(path: str, text: str) -> None:
+    """Write ``path`` through a fresh file renamed into place: a link planted there is replaced, not followed."""
+    fd, tmp = tempfile.mkstemp(prefix=".resnet50-", suffix=".tmp", dir=os.path.dirname(os.path.abspath(path)))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise

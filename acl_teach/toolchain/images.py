@@ -3,20 +3,25 @@
 The recipes themselves (EfficientNet-Lite, the Caffe ResNet-50 sample, the ONNX quick-start) live in
 ``recipes``.
 Bad files (missing, empty, truncated, not an image, a decompression bomb) raise ImageError
-naming the file, never a traceback from inside Pillow.
+naming the file, never a traceback from inside Pillow. The work per image is bounded before anything
+is allocated: at most MAX_PIXELS decoded and MAX_WORK_BYTES to decode and convert them (both checked
+from the header), and at most MAX_RESIZED_PIXELS after the recipe's resize (checked before resizing:
+a 1 x 12000 strip resized to a short side of 256 would otherwise become 256 x 3,072,000 pixels).
 """
 from __future__ import annotations
 
 import os
 import warnings
-from typing import Any, Dict, Optional, Sequence
+from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 
 import numpy as np
 from PIL import Image, ImageOps
 
 from .recipes import EFFICIENTNET_LITE
 
-MAX_PIXELS = 64_000_000
+MAX_PIXELS = 64_000_000  # decoded: a 48 MP phone photo fits, a decompression bomb does not
+MAX_WORK_BYTES = 512 * 2**20  # decoding and converting one image: a 64 MP RGB photo fits (see work_bytes)
+MAX_RESIZED_PIXELS = 16_000_000  # after the resize, before the crop: panoramas fit (up to ~240:1 at 256)
 _RESAMPLE = {"bicubic": Image.BICUBIC, "bilinear": Image.BILINEAR, "nearest": Image.NEAREST}
 
 
@@ -24,8 +29,8 @@ class ImageError(ValueError):
     """An image that cannot be used, with the file name and what to do."""
 
 
-def load_image(path: str) -> Image.Image:
-    """Open and fully decode an image as 8-bit RGB, EXIF rotation applied."""
+def load_image(path: str, check: Optional[Callable[[Tuple[int, int]], None]] = None) -> Image.Image:
+    """Open and fully decode an image as 8-bit RGB, EXIF rotation applied; ``check(size)`` may refuse it first."""
     if not os.path.exists(path):
         raise ImageError(f"{path}: no such file")
     if os.path.isdir(path):
@@ -36,12 +41,12 @@ def load_image(path: str) -> Image.Image:
         with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
             with Image.open(path) as img:
-                if img.width * img.height > MAX_PIXELS:
-                    raise ImageError(f"{path}: {img.width}x{img.height} pixels is too large to be a photo "
-                                     f"(limit {MAX_PIXELS:,}); a decompression bomb? Resize it first.")
+                _check_decode(path, img)
+                if check is not None:
+                    check(img.size)  # from the header, before decoding
                 img.load()
-                img = ImageOps.exif_transpose(img)
-                return to_rgb(img)
+                img = _upright(img)
+        return to_rgb(img)
     except ImageError:
         raise
     except (Image.DecompressionBombError, Image.DecompressionBombWarning):
@@ -53,29 +58,80 @@ def load_image(path: str) -> Image.Image:
             from None
 
 
+def work_bytes(mode: str, size: Sequence[int], transparency: bool = False) -> int:
+    """Peak bytes load_image + to_rgb need for an image of this mode and size (known from the header)."""
+    stored = 1 if mode in ("1", "L", "P") else 2 if mode.startswith("I;16") else 4  # Pillow's bytes per pixel
+    per_pixel = 2 * stored  # decoded + its EXIF-rotated copy
+    if mode != "RGB":
+        per_pixel += 4  # the RGB result
+    if mode in ("RGBA", "LA", "PA", "I", "F") or mode.startswith("I;16") or transparency:
+        per_pixel += 8  # the white background and composite, or the float64 rescale
+    return per_pixel * size[0] * size[1]
+
+
+def _check_decode(path: str, img: Image.Image) -> None:
+    """Refuse from the header what would take too many pixels or too much memory to decode and convert."""
+    if img.width * img.height > MAX_PIXELS:
+        raise ImageError(f"{path}: {img.width}x{img.height} pixels is too large to be a photo "
+                         f"(limit {MAX_PIXELS:,}); a decompression bomb? Resize it first.")
+    need = work_bytes(img.mode, img.size, "transparency" in img.info)
+    if need > MAX_WORK_BYTES:
+        raise ImageError(f"{path}: {img.width}x{img.height} pixels of mode {img.mode} would need about "
+                         f"{need / 2**20:,.0f} MiB to decode and convert (limit {MAX_WORK_BYTES / 2**20:,.0f} MiB); "
+                         f"a decompression bomb? Resize it or save it as 8-bit RGB first.")
+
+
+def _upright(img: Image.Image) -> Image.Image:
+    """EXIF rotation applied in place when Pillow can (>= 9.4): no second full-size copy."""
+    try:
+        ImageOps.exif_transpose(img, in_place=True)
+        return img
+    except TypeError:  # pragma: no cover - Pillow < 9.4
+        return ImageOps.exif_transpose(img)
+
+
 def to_rgb(img: Image.Image) -> Image.Image:
     """8-bit RGB from any mode: 16-bit and 32-bit grey are scaled, transparency is laid on white."""
+    if img.mode == "RGB":
+        return img  # never changed in place by the callers: no copy needed
     if img.mode in ("I;16", "I;16B", "I;16L", "I", "F"):
-        arr = np.asarray(img, dtype=np.float64)
+        arr = np.array(img, dtype=np.float64)
         top = 65535.0 if img.mode.startswith("I;16") or arr.max() > 255 else 255.0
-        arr = np.clip(arr / top * 255.0, 0, 255).astype(np.uint8)
-        return Image.fromarray(arr, "L").convert("RGB")
+        arr /= top  # in place: the same arithmetic as arr / top * 255.0 without full-size temporaries
+        arr *= 255.0
+        return Image.fromarray(np.clip(arr, 0, 255, out=arr).astype(np.uint8), "L").convert("RGB")
     if img.mode in ("RGBA", "LA", "PA") or (img.mode == "P" and "transparency" in img.info):
-        rgba = img.convert("RGBA")
-        background = Image.new("RGBA", rgba.size, (255, 255, 255, 255))
-        return Image.alpha_composite(background, rgba).convert("RGB")
+        rgba = img if img.mode == "RGBA" else img.convert("RGBA")
+        return Image.alpha_composite(Image.new("RGBA", rgba.size, (255, 255, 255, 255)), rgba).convert("RGB")
     return img.convert("RGB")
 
 
+def _resized_size(size: Sequence[int], recipe: Dict[str, Any], target: Sequence[int]) -> Tuple[int, int]:
+    """(width, height) the recipe resizes an image of ``size`` to before the centre crop of ``target``."""
+    if "resize_exact" in recipe:
+        return tuple(reversed(recipe["resize_exact"]))
+    height, width = target
+    short = recipe.get("resize_short", min(height, width))
+    scale = short / min(size)
+    return max(width, round(size[0] * scale)), max(height, round(size[1] * scale))
+
+
+def check_work(name: str, size: Sequence[int], recipe: Dict[str, Any], target: Sequence[int]) -> None:
+    """Refuse, before allocating it, a resize larger than MAX_RESIZED_PIXELS (a thin strip is no photo)."""
+    width, height = _resized_size(size, recipe, target)
+    if width * height > MAX_RESIZED_PIXELS:
+        ratio = max(size) / max(1, min(size))
+        raise ImageError(f"{name}: {size[0]}x{size[1]} pixels (aspect ratio {ratio:,.0f}:1) would be resized to "
+                         f"{width:,}x{height:,} = {width * height:,} pixels before the centre crop (limit "
+                         f"{MAX_RESIZED_PIXELS:,}); it is not a photo the model can use. Crop it to a normal "
+                         f"aspect ratio first.")
+
+
 def _resize_crop(img: Image.Image, recipe: Dict[str, Any], size: Sequence[int]) -> Image.Image:
+    """The recipe's resize, then the centre crop of ``size`` (height, width)."""
     resample = _RESAMPLE[recipe.get("resample", "bilinear")]
     height, width = size
-    if "resize_exact" in recipe:
-        img = img.resize(tuple(reversed(recipe["resize_exact"])), resample)
-    else:
-        short = recipe.get("resize_short", min(height, width))
-        scale = short / min(img.size)
-        img = img.resize((max(width, round(img.width * scale)), max(height, round(img.height * scale))), resample)
+    img = img.resize(_resized_size(img.size, recipe, size), resample)
     left, top = (img.width - width) // 2, (img.height - height) // 2
     return img.crop((left, top, left + width, top + height))
 
@@ -84,8 +140,11 @@ def preprocess(image: Any, recipe: Optional[Dict[str, Any]] = None, dims: Sequen
                dtype: Any = np.float16, layout: str = "NCHW") -> np.ndarray:
     """Image path or PIL image -> contiguous array of ``dims`` and ``dtype`` for the model input."""
     recipe = recipe or EFFICIENTNET_LITE
-    img = load_image(image) if isinstance(image, str) else to_rgb(image)
     h, w = (dims[2], dims[3]) if layout == "NCHW" else (dims[1], dims[2])
+    name = image if isinstance(image, str) else "<image>"
+    bound = lambda size: check_work(name, size, recipe, (h, w))  # noqa: E731
+    img = load_image(image, bound) if isinstance(image, str) else to_rgb(image)
+    bound(img.size)  # again after EXIF rotation: the size the resize will really make
     img = _resize_crop(img, recipe, (h, w))
     pixels = np.asarray(img, dtype=np.float32)
     if recipe.get("channel_order", "RGB") == "BGR":

@@ -15,7 +15,7 @@ from ..spec import om
 EFFICIENTNET_LITE = {"name": "efficientnet-lite", "resize_short": 256, "crop": 224, "resample": "bicubic",
                      "channel_order": "RGB", "mean": [127.0] * 3, "std": [128.0] * 3, "layout": "NCHW",
                      "output": "probabilities", "labels": "imagenet1k"}
-CAFFE_RESNET50 = {"name": "caffe-resnet50", "resize_exact": [256, 256], "crop": 224, "resample": "bilinear",
+CAFFE_RESNET50 = {"name": "caffe-resnet50", "resize_exact": [256, 256], "crop": 224, "resample": "bicubic",
                   "channel_order": "BGR", "mean": [104.0, 117.0, 123.0], "std": [1.0, 1.0, 1.0], "layout": "NCHW",
                   "output": "probabilities", "labels": "imagenet1k"}
 IMAGENET_ONNX = {"name": "imagenet-onnx", "resize_exact": [224, 224], "crop": 224, "resample": "bilinear",
@@ -33,7 +33,31 @@ def sidecar(model_path: str) -> str:
     return os.path.splitext(model_path)[0] + ".recipe.json"
 
 
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _is_size(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value > 0
+
+
+# what each known field must be, and how to say it; other fields (name, labels ...) are free
+FIELDS = {
+    "resize_short": (_is_size, "a positive integer"),
+    "resize_exact": (lambda v: isinstance(v, list) and len(v) == 2 and all(map(_is_size, v)), "[height, width]"),
+    "crop": (_is_size, "a positive integer"),
+    "resample": (lambda v: v in ("bicubic", "bilinear", "nearest"), '"bicubic", "bilinear" or "nearest"'),
+    "channel_order": (lambda v: v in ("RGB", "BGR"), '"RGB" or "BGR"'),
+    "mean": (lambda v: isinstance(v, list) and len(v) == 3 and all(map(_is_number, v)), "3 numbers"),
+    "std": (lambda v: isinstance(v, list) and len(v) == 3 and all(map(_is_number, v)) and all(v),
+            "3 non-zero numbers"),
+    "layout": (lambda v: v in ("NCHW", "NHWC"), '"NCHW" or "NHWC"'),
+    "output": (lambda v: v in ("probabilities", "logits"), '"probabilities" or "logits"'),
+}
+
+
 def _read_json(path: str) -> Dict[str, Any]:
+    """A recipe file's object, its known fields checked: a bad file is one clear RecipeError naming it."""
     try:
         with open(path, encoding="utf-8") as fh:
             data = json.load(fh)
@@ -41,13 +65,22 @@ def _read_json(path: str) -> Dict[str, Any]:
         raise RecipeError(f"recipe file {path} cannot be read as JSON ({exc}).") from None
     if not isinstance(data, dict):
         raise RecipeError(f"recipe file {path} must hold a JSON object such as {json.dumps(EFFICIENTNET_LITE)}.")
+    for key, (ok, want) in FIELDS.items():
+        if key in data and not ok(data[key]):
+            raise RecipeError(f"recipe file {path}: {key!r} is {json.dumps(data[key])}; it must be {want}.")
     return data
+
+
+def read_sidecar(model_path: str) -> Optional[Dict[str, Any]]:
+    """The ``.recipe.json`` beside a model (ONNX or OM), checked; None when there is none."""
+    return _read_json(sidecar(model_path)) if os.path.isfile(sidecar(model_path)) else None
 
 
 def recipe_for(model_path: str) -> Optional[Dict[str, Any]]:
     """The model's own recipe (sidecar file, else a simulator OM's header), or None when it has none."""
-    if os.path.isfile(sidecar(model_path)):
-        return _read_json(sidecar(model_path))
+    found = read_sidecar(model_path)
+    if found is not None:
+        return found
     try:
         return om.read(model_path).header.get("recipe") or None
     except om.OmError:  # a real OM, or not an OM at all: no header to read
