@@ -25,9 +25,11 @@ def test_wrong_count_and_types(ready):
         ready.rt.memcpy(1, 2, 3, 4)
 
 
-def test_bool_is_not_accepted_as_int(ready):
-    with pytest.raises(TypeError):
-        ready.rt.set_device(True)
+def test_bool_is_accepted_as_int_like_pyarg_parsetuple(ready):
+    assert ready.rt.set_device(False) == 0  # device 0
+    assert ready.rt.set_device(True) == 107001  # device 1 does not exist here
+    with pytest.raises(TypeError, match="expected int, got float"):
+        ready.rt.set_device(0.0)
 
 
 def test_int_out_of_c_range(ready):

@@ -24,7 +24,9 @@ def _convert(letter: str, value: Any) -> Any:
         if "\0" in value:
             raise ValueError("embedded NUL character in str")
         return value
-    if isinstance(value, bool) or not isinstance(value, int):
+    if isinstance(value, bool):  # PyArg_ParseTuple's integer formats take bool (an int subclass): so do we
+        value = int(value)
+    if not isinstance(value, int):
         if value is None:
             raise ValueError("got None; pyACL uses 0 for NULL / the default stream")
         raise ValueError(f"expected int, got {type(value).__name__}")
