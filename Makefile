@@ -34,3 +34,24 @@ bench: $(VENV)/.installed
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info
+
+# Official Ascend samples run unmodified on the simulator, with substitute models from our ATC emulator: a
+# report for the simulator's developers (not part of `make test`). The samples get their own venv (NumPy 1.x,
+# OpenCV; tools/samples/requirements.txt) and this checkout's acl_teach/ through PYTHONPATH. See docs/samples.md.
+#   make samples SAMPLES=<path to an Ascend/samples checkout> [ONLY="names or patterns"] [AT=HEAD] [ARGS="-j 8 …"]
+SAMPLES_VENV ?= $(VENV)/samples
+ifneq ($(filter samples,$(MAKECMDGOALS)),)
+ifeq ($(SAMPLES),)
+$(error usage: make samples SAMPLES=<path to an Ascend/samples checkout> [ONLY="name …"] [AT=HEAD] [ARGS="-j 8 …"])
+endif
+endif
+
+.PHONY: samples
+samples: $(SAMPLES_VENV)/.installed
+	set -f; $(SAMPLES_VENV)/bin/python tools/samples/run.py "$(SAMPLES)" $(ONLY) $(if $(AT),--commit $(AT)) $(ARGS)
+
+$(SAMPLES_VENV)/.installed: tools/samples/requirements.txt
+	$(PYTHON) -m venv $(SAMPLES_VENV)
+	$(SAMPLES_VENV)/bin/python -m pip install -q --upgrade pip
+	$(SAMPLES_VENV)/bin/python -m pip install -q -r tools/samples/requirements.txt
+	touch $@

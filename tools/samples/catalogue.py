@@ -1,0 +1,238 @@
+"""The official Ascend samples we run unmodified: where each lives, how it is run, what it needs, how it is judged.
+
+Commands are written as the samples' READMEs / testcase scripts give them; the runner swaps
+`python3` for `python -m acl_teach.sim` and `atc` for our ATC emulator. Model I/O contracts come
+from each README's atc command and from how the code fills inputs and parses outputs.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional, Tuple
+
+import checks
+import data
+import models
+
+L2 = "python/level2_simple_inference"
+CRASHES = (r"Traceback \(most recent call last\)", "Exception ignored in")
+
+
+@dataclass(frozen=True)
+class Model:
+    """A model file the sample loads (``om``, relative to the sample): a substitute graph, the README's atc command."""
+    om: str
+    build: Callable
+    atc: str
+    cwd: str = "model"
+
+
+@dataclass(frozen=True)
+class OpModels:
+    """Single-operator models made by the README's `atc --singleop=…` command, run in ``cwd``."""
+    atc: str
+    cwd: str
+
+
+@dataclass(frozen=True)
+class File:
+    """An input file the sample reads (``path`` relative to the sample), written by ``make(abs_path)``."""
+    path: str
+    make: Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One program run: the sample's directory, its README command and cwd, what to prepare, how to judge it."""
+    name: str
+    path: str
+    run: str
+    cwd: str = "."
+    models: Tuple[Model, ...] = ()
+    op_models: Tuple[OpModels, ...] = ()
+    files: Tuple[File, ...] = ()
+    acllite: bool = False
+    needs: Tuple[str, ...] = ()
+    sim_options: Tuple[str, ...] = ()
+    expect: Tuple[str, ...] = ()
+    reject: Tuple[str, ...] = CRASHES
+    check: Optional[Callable] = None
+    notes: str = ""
+    timeout: float = 0.0  # seconds, when less than the runner's --timeout (a sample that loops on errors)
+
+
+RESNET50_ATC = ("atc --model=caffe_model/resnet50.prototxt --weight=caffe_model/resnet50.caffemodel --framework=0 "
+                "--output=model/resnet50 --soc_version=Ascend310 --input_format=NCHW --input_fp16_nodes=data "
+                "--output_type=FP32 --out_nodes=prob:0")
+RESNET50_MODEL = Model("model/resnet50.om", models.imagenet_caffe_bgr, RESNET50_ATC, cwd=".")
+DOGS = (File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683))),
+        File("data/dog2_1024_683.jpg", data.photo("coffee.png", (1024, 683))))
+DOGS_TOP1 = {"dog1_1024_683.jpg": checks.CATS, "dog2_1024_683.jpg": checks.ESPRESSO}
+ASYNC = f"{L2}/1_classification/resnet50_async_imagenet_classification"
+MEMORY = "python/level1_single_api/1_acl/2_memory_management"
+CIFAR_NOTE = ("MindSpore AIR model: input/output names are not in the README and the sample reads none; "
+              "contract from the code: fp32 [1,3,224,224] in, 10 CIFAR-10 logits out.")
+MATMUL_JSON = [{"op": "BatchMatMul",
+                "input_desc": [{"format": "NCHW", "shape": [1, 1, 1024, 1024], "type": "float"},
+                               {"format": "NCHW", "shape": [1, 1, 1024, 27648], "type": "float"}],
+                "output_desc": [{"format": "NCHW", "shape": [1, 1, 1024, 27648], "type": "float"}],
+                "attr": [{"name": "adj_x1", "type": "bool", "value": False},
+                         {"name": "adj_x2", "type": "bool", "value": False}]}]
+
+SAMPLES: Tuple[Sample, ...] = (
+    Sample("resnet50_imagenet_classification", f"{L2}/1_classification/resnet50_imagenet_classification",
+           "python3 ./src/acl_net.py", models=(RESNET50_MODEL,), files=DOGS,
+           expect=(r"\*+run finish\*+", "Resources released successfully"),
+           check=checks.imagenet_top1(DOGS_TOP1),
+           notes="Substitute: EfficientNet-Lite0 behind an adapter taking the Caffe ResNet-50 input "
+                 "(BGR minus 104/117/123, fp16 via --input_fp16_nodes) and giving prob [1,1000] fp32."),
+    Sample("resnet50_async_imagenet_classification", ASYNC, "python3 ./src/acl_net.py",
+           models=(RESNET50_MODEL,), files=DOGS, expect=("run finish!!!", "release source stage success"),
+           check=checks.imagenet_top1(DOGS_TOP1, image_re=None, count=4),
+           notes="execute_async x4 with a callback after each (default --callback_interval 1)."),
+    Sample("resnet50_async_imagenet_classification+interval0", ASYNC,
+           "python3 ./src/acl_net.py --callback_interval 0", models=(RESNET50_MODEL,), files=DOGS,
+           expect=("execute stage success", "run finish!!!", "release source stage success"),
+           reject=CRASHES + ("top5 inference results",),
+           notes="No callbacks: the worker thread returns at once, before acl.rt.subscribe_report names it (its "
+                 "id stays valid until stop_thread joins it); the executed datasets are never freed (a sample leak: "
+                 "finalize must still succeed)."),
+    Sample("memcpy_host_device_python", f"{MEMORY}/memcpy_host_device_python",
+           "python3 src/memcpy_host_device.py --release_cycle 10 --number_of_cycles 10 --device_id 0 "
+           "--memory_size 10485760 --write_back_host --memory_reuse",
+           expect=(r"At memcpy device data is \[7 7 7", r"Write back host data is \[7 7 7",
+                   "At number_of_cycles = 10, release_cycle = 10, HBM free memory"),
+           reject=CRASHES + ("failed ret",), timeout=180,
+           notes="README arguments; sleeps 1 s per cycle (~110 s) and retries a failed call forever (5 s apart). "
+                 "With --memory_reuse --write_back_host it frees its write-back buffer and then memsets / copies "
+                 "through that freed pointer in every later cycle (a sample bug the README command exercises)."),
+    Sample("memcpy_host_device_async_python", f"{MEMORY}/memcpy_host_device_async_python",
+           "python3 src/memcpy_host_device_async_python.py --release_cycle 10 --number_of_cycles 10 "
+           "--device_id 0 --memory_size 10485760",
+           expect=(r"At memcpy device data is \[7 7 7", "run success!"), reject=CRASHES + ("failed ret",),
+           notes="The README's command names src/memcpy_host_device.py and passes --write_back_host, which "
+                 "this script rejects (a README bug); we run the script with the README's other arguments. "
+                 "Needs acl.rt.memset_async and acl.media.dvpp_malloc/dvpp_free (DVPP memory only, no DVPP "
+                 "processing). Copies from malloc_host memory with kind DEVICE_TO_HOST (kind is reserved on "
+                 "hardware: the runtime infers the direction)."),
+    Sample("acl_operator_add", "python/level1_single_api/1_acl/4_blas/acl_operator_add",
+           "python3 ../src/acl_execute_add.py", cwd="test_data",
+           op_models=(OpModels("atc --singleop=config/add_op.json --soc_version=Ascend310 --output=op_models",
+                               "test_data"),),
+           expect=("release source success",), check=checks.add_result,
+           notes="Single operator Add (int32 [8,16]) through acl.op.execute_v2; op model from atc --singleop."),
+    Sample("acl_execute_slice", "python/level1_single_api/4_op_dev/2_verify_op/acl_execute_slice",
+           "python3 slice_test.py", cwd="src", sim_options=("--run-mode", "device"),
+           op_models=(OpModels("atc --singleop=./slice.json --soc_version=Ascend310 --output=../op_models_fp16",
+                               "src"),),
+           expect=(r"count: \[1800000\]",),
+           notes="acl.op.create_handle + execute_with_handle on Slice (fp16 [600,3000]). The script hands "
+                 "bytes_to_ptr host buffers to the operator and reads device output with ptr_to_bytes, which "
+                 "only works where host and device share memory: run in ACL_DEVICE mode (an Atlas 200 DK)."),
+    Sample("googlenet_mindspore_picture", f"{L2}/1_classification/googlenet_mindspore_picture",
+           "python3 classify.py ../data/", cwd="src", acllite=True,
+           models=(Model("model/googlenet.om", lambda: models.classifier("x", [1, 3, 224, 224], "output", 10),
+                         "atc --model=./googlenet.air --framework=1 --output=./googlenet --soc_version=Ascend310"),),
+           files=(File("data/airplane.jpg", data.photo("rocket.jpg")),),
+           check=checks.all_of(checks.labels_printed(1), checks.files_written("out/airplane.jpg")),
+           notes=CIFAR_NOTE),
+    Sample("lenet_mindspore_picture", f"{L2}/1_classification/lenet_mindspore_picture",
+           "python3 classify.py ./data/", cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/mnist.om", lambda: models.classifier("x", [1, 1, 32, 32], "output", 10),
+                         "atc --framework=1 --model=mnist.air --output=mnist --soc_version=Ascend310"),),
+           files=(File("data/test1.png", data.digit("1")),),
+           check=checks.all_of(checks.labels_printed(1), checks.files_written("outputs/test1.txt")),
+           notes="MindSpore LeNet: fp32 [1,1,32,32] grey image in (the code sends a (32,32) float32 array, "
+                 "4096 bytes), 10 logits out (README: output size 40)."),
+    Sample("resnet50_mindspore_picture", f"{L2}/1_classification/resnet50_mindspore_picture",
+           "python3 classify.py ../data", cwd="src", acllite=True,
+           models=(Model("model/resnet50.om", lambda: models.classifier("x", [1, 3, 224, 224], "output", 10, seed=3),
+                         "atc --model=./resnet-90_1875.air --framework=1 --output=./resnet50 --soc_version=Ascend310"),),
+           files=(File("data/airplane.jpg", data.photo("rocket.jpg")), File("data/car.jpg", data.photo("coffee.png"))),
+           check=checks.all_of(checks.labels_printed(2), checks.files_written("out/airplane.jpg", "out/car.jpg")),
+           notes=CIFAR_NOTE),
+    Sample("inceptionv2_picture", "python/contrib/inceptionv2_picture", "python3 classify.py ../data/", cwd="src",
+           acllite=True, needs=("cv2",),
+           models=(Model("model/frozen_graph-inception-resnet-test1.om",
+                         lambda: models.classifier("input", [1, 299, 299, 3], "output", 10, layout="NHWC",
+                                                   softmax=True),
+                         "atc --input_shape=\"input:1,299,299,3\" --input_format=NHWC "
+                         "--output=\"frozen_graph-inception-resnet-test1\" --soc_version=Ascend310 --framework=3 "
+                         "--model=\"./frozen_graph.pb\""),),
+           files=(File("data/1101.jpg", data.photo("chelsea.png")), File("data/1108.jpg", data.photo("coffee.png")),
+                  File("data/1309.jpg", data.photo("rocket.jpg"))),
+           check=checks.all_of(checks.labels_printed(3), checks.files_written("out/1101.jpg")),
+           notes="TF frozen graph, NHWC fp32 input 'input' [1,299,299,3]; the class count is not published "
+                 "(the sample prints 6 of them): substitute gives 10 probabilities."),
+    Sample("YOLOV4_coco_detection_picture", f"{L2}/2_object_detection/YOLOV4_coco_detection_picture",
+           "python3 yolov4.py", cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/yolov4_bs1.om",
+                         lambda: models.heads("input", [1, 3, 608, 608], [("feature_map_19", 32, 255),
+                                              ("feature_map_38", 16, 255), ("feature_map_76", 8, 255)],
+                                              objectness=(4, 89, 174)),
+                         "atc --model=./yolov4_bs1.onnx --framework=5 --output=./yolov4_bs1 --soc_version=Ascend310"),),
+           files=(File("data/test.jpg", data.photo("chelsea.png")),),
+           expect=("result = ", "Execute end"), check=checks.files_written("out/out_test.jpg"),
+           notes="The README downloads a ready OM (no atc command; ours is written for the substitute). Contract "
+                 "from the code: fp32 [1,3,608,608] in; 3 heads [1,255,19|38|76,...] out, strides 32/16/8. "
+                 "Substitute objectness is low, so no boxes are drawn. Needs PYTHONPATH=.../acllite (README)."),
+    Sample("YOLOV3_mask_detection_picture", f"{L2}/2_object_detection/YOLOV3_mask_detection_picture",
+           "python3 mask_detect.py ../data/", cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/mask_detection.om",
+                         lambda: models.heads("images", [1, 352, 640, 3], [("yolo_head_32", 32, 24),
+                                              ("yolo_head_16", 16, 24), ("yolo_head_8", 8, 24)],
+                                              layout="NHWC", objectness=(4, 12, 20)),
+                         "atc --input_shape=\"images:1,352,640,3\" --input_format=NHWC --output=\"./mask_detection\" "
+                         "--soc_version=Ascend310 --framework=3 --model=\"./mask_detection.pb\""),),
+           files=(File("data/mask.jpg", data.photo("chelsea.png")),),
+           expect=("result = ", "Execute end"), check=checks.files_written("out/out_mask.jpg"),
+           notes="Uses its own copy of acllite in src/acllite (imported as a package). NHWC heads "
+                 "[1,11,20,24], [1,22,40,24], [1,44,80,24] (3 anchors x (5 + 3 classes))."),
+    Sample("colorization_picture", f"{L2}/6_other/colorization_picture", "python3 colorize.py ../data/",
+           cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/colorization_yuv.om", models.colorization,
+                         "atc --input_shape=\"data_l:1,1,224,224\" --weight=\"./colorization.caffemodel\" "
+                         "--input_format=NCHW --output=\"./colorization_yuv\" --soc_version=Ascend310 --framework=0 "
+                         "--model=\"./colorization.prototxt\""),),
+           files=(File("data/dog.png", data.photo("chelsea.png")),),
+           expect=("Execute end",), check=checks.files_written("out/out_dog.png"),
+           notes="Caffe colorization: data_l [1,1,224,224] fp32 in (a (224,224) array is sent), class8_ab "
+                 "[1,2,56,56] fp32 out."),
+    Sample("style_transfer_picture", f"{L2}/6_other/style_transfer_picture", "python3 main.py ../data xingkong",
+           cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/xingkong1_fp32_nchw_no_aipp.om", models.style_transfer,
+                         "atc --model=./xingkong1.pb --framework=3 --output=xingkong1_fp32_nchw_no_aipp "
+                         "--soc_version=Ascend310"),),
+           files=(File("data/test.jpg", data.photo("coffee.png")),),
+           expect=("postprocess end",), check=checks.files_written("out/out_test.jpg"),
+           notes="TF, NCHW fp32 [1,3,720,1080] in, [1,3,360,540] out (the code reshapes to (3,360,540)); "
+                 "style xingkong only (the other three differ only by file name)."),
+    Sample("bert_text_classification", f"{L2}/5_nlp/bert_text_classification", "python3 bert_text_classification.py",
+           cwd="src", acllite=True,
+           models=(Model("model/bert_text_classification.om", models.bert,
+                         "atc --model=bert_text_classification.pb --framework=3 --input_format=\"ND\" "
+                         "--output=bert_text_classification --input_shape=\"input_1:1,300;input_2:1,300\" "
+                         "--out_nodes=dense_1/Softmax:0 --soc_version=Ascend310 --op_select_implmode=\"high_precision\""),),
+           files=(File("data/sample.txt", data.text()),),
+           expect=("Prediction label: (体育|健康|军事|教育|汽车)", "Execute end"),
+           check=checks.files_written("out/prediction_label.txt"),
+           notes="Token ids and segment ids as fp32 [1,300] each; softmax [1,5] out. Our text has > 298 "
+                 "characters so both inputs are exactly 300 values (a shorter text makes the sample send 298: "
+                 "1192 of 1200 bytes)."),
+    Sample("imageinpainting_hifill", f"{L2}/6_other/imageinpainting_hifill", "python3 main.py", cwd="src",
+           acllite=True, needs=("cv2",),
+           models=(Model("model/hifill.om", models.hifill,
+                         "atc --output_type=FP32 --input_shape=\"img:1,512,512,3;mask:1,512,512,1\" --input_format=NHWC "
+                         "--output=\"./hifill\" --soc_version=Ascend310 --framework=3 --save_original_model=false "
+                         "--model=\"./hifill.pb\""),),
+           op_models=(OpModels("atc --singleop=./matmul_27648.json --output=./0_BatchMatMul_0_0_1_1_1024_1024_0_0_1_1_"
+                               "1024_27648_0_0_1_1_1024_27648 --soc_version=Ascend310", "model"),),
+           files=(File("model/matmul_27648.json", data.json_file(MATMUL_JSON)),
+                  File("data/test.jpg", data.photo("chelsea.png")),
+                  File("mask/test.jpg", data.hole_mask("chelsea.png"))),
+           expect=(r"\[SingleOp\] batch_matmul run success", "Execute end"),
+           check=checks.files_written("out/outpaint_test.jpg"),
+           notes="HiFill (TF, NHWC): img [1,512,512,3] + mask [1,512,512,1] in; inpainted [1,512,512,3], attention "
+                 "[1,32,32,1024], mask_processed [1,512,512,1] out. Then a BatchMatMul single operator "
+                 "([1,1,1024,1024] x [1,1,1024,27648], attrs adj_x1/adj_x2) via acl.op.execute_v2; its JSON is "
+                 "downloaded by the README, so we write it from the op model name the README gives."),
+)

@@ -1,0 +1,94 @@
+"""Success checks beyond exit code and regexes: results the samples print or write, read back and judged.
+
+A check is ``check(output, sample_dir) -> (ok, detail)``: ``output`` is stdout + stderr, ``detail``
+a short phrase for the report (what was seen, or why it is wrong).
+"""
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable, Dict, Iterable, List, Optional, Tuple
+
+import numpy as np
+
+Check = Callable[[str, str], Tuple[bool, str]]
+CATS = frozenset(range(281, 286))  # ImageNet: tabby, tiger cat, Persian, Siamese, Egyptian cat
+ESPRESSO = frozenset({967})
+
+
+def top1s(output: str, class_re: str, image_re: Optional[str] = None) -> List[Tuple[Optional[str], int]]:
+    """(image, class) for the first class line after each 'top5' header, with the last image line seen."""
+    found, image, want = [], None, False
+    for line in output.splitlines():
+        if image_re and re.search(image_re, line):
+            image = os.path.basename(re.search(image_re, line).group(1).strip())
+        if "top5 inference results" in line:
+            want = True
+            continue
+        m = re.match(class_re, line.strip())
+        if want and m:
+            found.append((image, int(m.group(1))))
+            want = False
+    return found
+
+
+def imagenet_top1(expected: Dict[str, Iterable[int]], image_re: Optional[str] = r"images:(\S+)",
+                  count: Optional[int] = None) -> Check:
+    """Each result's top-1 is in its image's expected classes (any image's, each seen, when no names are printed)."""
+    allowed = {k: frozenset(v) for k, v in expected.items()}
+    anything = frozenset().union(*allowed.values())
+
+    def check(output: str, sample_dir: str) -> Tuple[bool, str]:
+        results = top1s(output, r"^\[(\d+)\]:", image_re)
+        want = len(allowed) if count is None else count
+        if len(results) != want:
+            return False, f"{len(results)} top-5 results printed, expected {want}"
+        wrong = [(img, c) for img, c in results if c not in allowed.get(img or "", anything)]
+        if image_re is None:  # no names printed: each image must still show up among the results
+            wrong += [("never seen", sorted(v)) for v in allowed.values() if not v & {c for _, c in results}]
+        seen = ", ".join(f"{img}: {c}" if img else str(c) for img, c in results)
+        return (not wrong), f"top-1 {seen}" + (f"; wrong: {wrong}" if wrong else "")
+    return check
+
+
+def labels_printed(count: int) -> Check:
+    """An acllite classifier printed a top-5 block per image (the substitute's classes mean nothing)."""
+    def check(output: str, sample_dir: str) -> Tuple[bool, str]:
+        results = top1s(output, r"^label:(\d+)", r"images:(\S+)")
+        ok = len(results) == count
+        return ok, f"{len(results)} of {count} images classified (top-1 {[c for _, c in results]})"
+    return check
+
+
+def files_written(*paths: str) -> Check:
+    """The sample wrote these result files (relative to the sample dir), non-empty."""
+    def check(output: str, sample_dir: str) -> Tuple[bool, str]:
+        missing = [p for p in paths if not os.path.isfile(os.path.join(sample_dir, p))
+                   or not os.path.getsize(os.path.join(sample_dir, p))]
+        return (not missing), f"missing result files {missing}" if missing else f"wrote {', '.join(paths)}"
+    return check
+
+
+def _matrix(text: str) -> np.ndarray:
+    rows = re.findall(r"\[([-\d\s]+)\]", text)
+    return np.array([[int(v) for v in row.split()] for row in rows])
+
+
+def add_result(output: str, sample_dir: str) -> Tuple[bool, str]:
+    """acl_operator_add: the printed 'ACL output' equals factor_a + factor_b (both printed before)."""
+    m = re.search(r"factor_a:\s*(\[\[.*?\]\])\s*factor_b:\s*(\[\[.*?\]\])", output, re.S)
+    out = re.search(r"ACL output:\s*(\[\[.*?\]\])", output, re.S)
+    if not m or not out:
+        return False, "factor_a / factor_b / ACL output not printed"
+    a, b, c = _matrix(m.group(1)), _matrix(m.group(2)), _matrix(out.group(1))
+    if a.shape != (8, 16) or c.shape != a.shape:
+        return False, f"unexpected shapes {a.shape} / {c.shape}"
+    return bool((a + b == c).all()), "ACL output == a + b" if (a + b == c).all() else "ACL output != a + b"
+
+
+def all_of(*checks: Check) -> Check:
+    """Every check passes; details joined."""
+    def check(output: str, sample_dir: str) -> Tuple[bool, str]:
+        results = [c(output, sample_dir) for c in checks]
+        return all(ok for ok, _ in results), "; ".join(d for _, d in results)
+    return check

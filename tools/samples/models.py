@@ -1,0 +1,156 @@
+"""Substitute ONNX graphs with the I/O contract (names, dtypes, shapes) of each official sample's real OM.
+
+The real models (Caffe, TensorFlow, MindSpore AIR) cannot be fetched or converted here, so each
+builder makes a tiny deterministic graph (pooling plus fixed linear layers, weights from a seeded
+generator) that accepts exactly the real model's inputs and produces exactly its outputs. The
+1000-class ImageNet models reuse the shipped EfficientNet-Lite0 behind an adapter that undoes the
+sample's own preprocessing, so their top-1 is meaningful (a cat photo comes out as a cat).
+"""
+from __future__ import annotations
+
+from typing import List, Sequence, Tuple
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OPSET = 17
+FLOAT = TensorProto.FLOAT
+
+
+def _const(name: str, value) -> onnx.TensorProto:
+    return numpy_helper.from_array(np.asarray(value), name)
+
+
+def _weights(seed: int, shape: Sequence[int], scale: float = 0.1) -> np.ndarray:
+    return (np.random.default_rng(seed).standard_normal(shape) * scale).astype(np.float32)
+
+
+Shapes = List[Tuple[str, List[int]]]
+
+
+def _model(name: str, nodes, inputs: Shapes, outputs: Shapes, inits) -> onnx.ModelProto:
+    graph = helper.make_graph(nodes, name, [helper.make_tensor_value_info(n, FLOAT, s) for n, s in inputs],
+                              [helper.make_tensor_value_info(n, FLOAT, s) for n, s in outputs], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="acl-teach samples")
+    model.ir_version = min(model.ir_version, 8)
+    onnx.checker.check_model(model, full_check=True)  # also infers shapes: a wrong output shape fails here
+    return model
+
+
+def _to_nchw(x: str, layout: str, nodes: list) -> str:
+    if layout == "NCHW":
+        return x
+    nodes.append(helper.make_node("Transpose", [x], [x + "__nchw"], perm=[0, 3, 1, 2]))
+    return x + "__nchw"
+
+
+def classifier(input_name: str, shape: List[int], output_name: str, classes: int, layout: str = "NCHW",
+               softmax: bool = False, seed: int = 0) -> onnx.ModelProto:
+    """Global-average-pool + a fixed linear layer: [1, classes] logits (or probabilities) from an image."""
+    nodes: list = []
+    x = _to_nchw(input_name, layout, nodes)
+    channels = shape[1] if layout == "NCHW" else shape[3]
+    nodes += [helper.make_node("GlobalAveragePool", [x], ["gap"]),
+              helper.make_node("Flatten", ["gap"], ["feat"]),
+              helper.make_node("Gemm", ["feat", "W", "B"], ["logits" if softmax else output_name])]
+    if softmax:
+        nodes.append(helper.make_node("Softmax", ["logits"], [output_name], axis=1, name=output_name))
+    inits = [_const("W", _weights(seed, [channels, classes], 1.0)), _const("B", _weights(seed + 1, [classes]))]
+    return _model("classifier", nodes, [(input_name, shape)], [(output_name, [1, classes])], inits)
+
+
+def heads(input_name: str, shape: List[int], outputs: List[Tuple[str, int, int]], layout: str = "NCHW",
+          objectness: Sequence[int] = (), seed: int = 0) -> onnx.ModelProto:
+    """Detection heads: per (name, stride, channels) an AveragePool(stride) + fixed 1x1 conv, in ``layout``.
+
+    ``objectness`` lists channels biased to -6 so no box passes the samples' 0.2 score threshold.
+    """
+    nodes: list = []
+    x = _to_nchw(input_name, layout, nodes)
+    channels = shape[1] if layout == "NCHW" else shape[3]
+    inits = []
+    shapes = []
+    for i, (name, stride, out_channels) in enumerate(outputs):
+        h, w = (shape[2], shape[3]) if layout == "NCHW" else (shape[1], shape[2])
+        shapes.append((name, [1, out_channels, h // stride, w // stride] if layout == "NCHW"
+                       else [1, h // stride, w // stride, out_channels]))
+        bias = _weights(seed + 2 * i + 1, [out_channels])
+        bias[list(objectness)] = -6.0
+        inits += [_const(f"W{i}", _weights(seed + 2 * i, [out_channels, channels, 1, 1], 0.01)), _const(f"B{i}", bias)]
+        conv_out = name if layout == "NCHW" else f"{name}__nchw"
+        nodes += [helper.make_node("AveragePool", [x], [f"pool{i}"], kernel_shape=[stride] * 2, strides=[stride] * 2),
+                  helper.make_node("Conv", [f"pool{i}", f"W{i}", f"B{i}"], [conv_out], name=name)]
+        if layout != "NCHW":
+            nodes.append(helper.make_node("Transpose", [conv_out], [name], perm=[0, 2, 3, 1]))
+    return _model("heads", nodes, [(input_name, shape)], shapes, inits)
+
+
+def colorization() -> onnx.ModelProto:
+    """Caffe colorization: L channel data_l [1,1,224,224] -> ab prediction class8_ab [1,2,56,56]."""
+    nodes = [helper.make_node("AveragePool", ["data_l"], ["pool"], kernel_shape=[4, 4], strides=[4, 4]),
+             helper.make_node("Conv", ["pool", "W", "B"], ["class8_ab"], name="class8_ab")]
+    inits = [_const("W", _weights(0, [2, 1, 1, 1])), _const("B", np.zeros(2, np.float32))]
+    return _model("colorization", nodes, [("data_l", [1, 1, 224, 224])], [("class8_ab", [1, 2, 56, 56])], inits)
+
+
+def style_transfer() -> onnx.ModelProto:
+    """Style transfer (TF, NCHW, no AIPP): RGB [1,3,720,1080] -> stylised RGB at half size [1,3,360,540]."""
+    mix = np.array([[0.6, 0.3, 0.1], [0.2, 0.6, 0.2], [0.1, 0.3, 0.6]], np.float32).reshape(3, 3, 1, 1)
+    nodes = [helper.make_node("AveragePool", ["input"], ["pool"], kernel_shape=[2, 2], strides=[2, 2]),
+             helper.make_node("Conv", ["pool", "W", "B"], ["output"], name="output")]
+    inits = [_const("W", mix), _const("B", np.array([10.0, 0.0, -10.0], np.float32))]
+    return _model("style_transfer", nodes, [("input", [1, 3, 720, 1080])], [("output", [1, 3, 360, 540])], inits)
+
+
+def bert() -> onnx.ModelProto:
+    """BERT text classifier (TF): token ids input_1 and segment ids input_2 [1,300] -> softmax [1,5]."""
+    nodes = [helper.make_node("Concat", ["input_1", "input_2"], ["ids"], axis=1),
+             helper.make_node("Div", ["ids", "scale"], ["scaled"]),
+             helper.make_node("Gemm", ["scaled", "W", "B"], ["logits"]),
+             helper.make_node("Softmax", ["logits"], ["dense_1/Softmax"], axis=1, name="dense_1/Softmax")]
+    inits = [_const("scale", np.float32(21128.0)),  # the vocabulary size: token ids to [0, 1)
+             _const("W", _weights(0, [600, 5], 1.0)), _const("B", _weights(1, [5]))]
+    return _model("bert", nodes, [("input_1", [1, 300]), ("input_2", [1, 300])], [("dense_1/Softmax", [1, 5])], inits)
+
+
+def hifill() -> onnx.ModelProto:
+    """HiFill inpainting (TF, NHWC): img [1,512,512,3] + mask [1,512,512,1] -> inpainted, attention, mask."""
+    nodes = [helper.make_node("Mul", ["img", "one"], ["inpainted"], name="inpainted"),
+             helper.make_node("ReduceMean", ["mask"], ["mask_mean"], keepdims=0),
+             helper.make_node("Mul", ["mask_mean", "zero"], ["nothing"]),
+             helper.make_node("Add", ["nothing", "uniform"], ["weight"]),
+             helper.make_node("Expand", ["weight", "attention_shape"], ["attention"], name="attention"),
+             helper.make_node("Mul", ["mask", "one"], ["mask_processed"], name="mask_processed")]
+    inits = [_const("one", np.float32(1.0)), _const("zero", np.float32(0.0)), _const("uniform", np.float32(1 / 1024)),
+             _const("attention_shape", np.array([1, 32, 32, 1024], np.int64))]
+    return _model("hifill", nodes, [("img", [1, 512, 512, 3]), ("mask", [1, 512, 512, 1])],
+                  [("inpainted", [1, 512, 512, 3]), ("attention", [1, 32, 32, 1024]),
+                   ("mask_processed", [1, 512, 512, 1])], inits)
+
+
+def imagenet_caffe_bgr() -> onnx.ModelProto:
+    """Caffe ResNet-50's contract (data [1,3,224,224] BGR minus 104/117/123 -> prob [1,1000]) on EfficientNet-Lite0.
+
+    The adapter adds the Caffe means back, flips BGR to RGB and applies EfficientNet's (x-127)/128.
+    """
+    from acl_teach.toolchain import assets
+    net = onnx.load(assets.default_onnx())
+    inner = "data__efficientnet"
+    for node in net.graph.node:
+        node.input[:] = [inner if i == "data" else i for i in node.input]
+    adapter = [helper.make_node("Add", ["data", "caffe_mean"], ["bgr"]),
+               helper.make_node("Gather", ["bgr", "bgr_to_rgb"], ["rgb"], axis=1),
+               helper.make_node("Sub", ["rgb", "effnet_mean"], ["centred"]),
+               helper.make_node("Div", ["centred", "effnet_std"], [inner])]
+    for node in net.graph.node:
+        if "prob" in node.output:
+            node.name = "prob"  # the desc then names the output 'prob:0:prob', as for the Caffe model's top
+    nodes = adapter + list(net.graph.node)
+    del net.graph.node[:]
+    net.graph.node.extend(nodes)
+    net.graph.initializer.extend([_const("caffe_mean", np.array([104, 117, 123], np.float32).reshape(1, 3, 1, 1)),
+                                  _const("bgr_to_rgb", np.array([2, 1, 0], np.int64)),
+                                  _const("effnet_mean", np.float32(127.0)), _const("effnet_std", np.float32(128.0))])
+    onnx.checker.check_model(net)
+    return net

@@ -1,0 +1,178 @@
+"""Run official Ascend samples unmodified on the simulator and report PASS/FAIL per sample with the reason.
+
+    python tools/samples/run.py CHECKOUT [NAME ...] [--jobs N] [--timeout S] [--work DIR] [--commit REF] [--markdown]
+
+CHECKOUT is an Ascend/samples checkout (or a bare git mirror of it); `make samples SAMPLES=…` runs
+this in the samples' own venv. A report for the simulator's developers, not a test: it exits 0
+whatever the samples do, 2 on a usage or runner error.
+"""
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import re
+import shlex
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import List, Optional
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import stage  # noqa: E402
+import under_test  # noqa: E402
+import verdict  # noqa: E402
+from catalogue import SAMPLES, Sample  # noqa: E402
+
+
+@dataclass
+class Result:
+    """What one sample did: the verdict, its reason (or what was checked), refused calls, time taken."""
+    sample: Sample
+    ok: bool
+    reason: str
+    seconds: float = 0.0
+    refusals: List[str] = field(default_factory=list)
+    runner_error: bool = False
+
+
+def command(sample: Sample) -> List[str]:
+    """The README command with its `python3…` replaced by this interpreter running the simulator."""
+    words = shlex.split(sample.run)
+    if not re.fullmatch(r"python(3(\.\d+)?)?", words[0]):
+        raise ValueError(f"{sample.name}: the command must start with python3: {sample.run!r}")
+    return [sys.executable, "-m", "acl_teach.sim", *sample.sim_options, *words[1:]]
+
+
+def environment(sample: Sample, root: str) -> dict:
+    """This environment (acl-teach's import root on PYTHONPATH) plus acllite as its README adds it."""
+    env = dict(os.environ, PYTHONUNBUFFERED="1", MPLBACKEND="Agg")
+    if sample.acllite:
+        acllite = os.path.join(root, stage.COMMON, "acllite")
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (acllite, os.environ.get("PYTHONPATH")) if p)
+    return env
+
+
+def _execute(sample: Sample, cwd: str, env: dict, timeout: float):
+    """(exit code or None on timeout, stdout, stderr); a timed-out sample's process group is killed."""
+    proc = subprocess.Popen(command(sample), cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return proc.returncode, out, err
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        return None, out, err
+
+
+def run_one(sample: Sample, checkout: str, work: str, timeout: float) -> Result:
+    """Stage, prepare, run and judge one sample; a failed preparation is the sample's FAIL."""
+    import importlib.util
+    start = time.monotonic()
+    missing = [m for m in sample.needs if importlib.util.find_spec(m) is None]
+    if missing:
+        return Result(sample, False, f"the sample imports {', '.join(missing)}, which is not installed in "
+                      f"{sys.prefix} (make samples installs tools/samples/requirements.txt)")
+    root = os.path.join(work, sample.name)
+    log: List[str] = []
+    try:
+        sample_dir = stage.stage(sample, checkout, root)
+        stage.prepare(sample, sample_dir, os.path.join(root, "substitutes"), timeout, log)
+    except stage.PrepareError as exc:
+        return Result(sample, False, f"prepare: {exc}", time.monotonic() - start)
+    cwd = os.path.join(sample_dir, sample.cwd)
+    timeout = min(timeout, sample.timeout or timeout)
+    code, out, err = _execute(sample, cwd, environment(sample, root), timeout)
+    with open(os.path.join(root, "run.log"), "w", encoding="utf-8") as fh:
+        fh.write("\n".join(log) + f"\n$ (cd {cwd} && {shlex.join(command(sample))})\n"
+                 f"--- exit {code}\n--- stdout\n{out}\n--- stderr\n{err}")
+    ok, reason = verdict.judge(sample, code, out, err, sample_dir, timeout)
+    refused = verdict.refusals(err)
+    if not ok and refused and refused[0] not in reason:
+        reason += f" [first refusal: {refused[0]}]"
+    return Result(sample, ok, reason, time.monotonic() - start, refused)
+
+
+def run_safely(sample: Sample, checkout: str, work: str, timeout: float) -> Result:
+    """run_one, with a bug of the runner's own reported as such (and exit status 2)."""
+    try:
+        return run_one(sample, checkout, work, timeout)
+    except Exception as exc:
+        return Result(sample, False, f"runner error: {type(exc).__name__}: {exc}", runner_error=True)
+
+
+def usage_error(message: str) -> None:
+    """One line on stderr and exit status 2, like argparse."""
+    print(f"samples: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+def select(names: List[str]) -> List[Sample]:
+    """Catalogue entries matching the names (exact, or shell patterns like 'resnet50_*'); all when none."""
+    unknown = [n for n in names if not any(fnmatch.fnmatchcase(s.name, n) for s in SAMPLES)]
+    if unknown:
+        usage_error(f"unknown sample(s) {unknown}; see --list")
+    return [s for s in SAMPLES if not names or any(fnmatch.fnmatchcase(s.name, n) for n in names)]
+
+
+def report(result: Result, markdown: bool) -> str:
+    """One result as a text line (or a markdown table row)."""
+    word = "PASS" if result.ok else "FAIL"
+    if markdown:
+        return f"| `{result.sample.name}` | {word} | {result.reason.replace('|', '/')} |"
+    line = f"{word}  {result.sample.name:<48} {result.seconds:6.1f}s  {result.reason}"
+    if result.ok and result.refusals:
+        line += f"\n      ({len(result.refusals)} refused call(s) the sample ignored; first: {result.refusals[0]})"
+    return line
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    """Run the selection (in parallel), print each result in catalogue order, then the N/M line."""
+    parser = argparse.ArgumentParser(prog="tools/samples/run.py", description=__doc__.splitlines()[0])
+    parser.add_argument("checkout", nargs="?", help="an Ascend/samples checkout (or a bare git mirror of it)")
+    parser.add_argument("names", nargs="*", help="catalogue names or shell patterns (default: all)")
+    parser.add_argument("--jobs", "-j", type=int, default=min(4, os.cpu_count() or 1), help="samples at once")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds per sample (default 300)")
+    parser.add_argument("--work", default=None, help="scratch folder, kept (default: a temporary one, removed)")
+    parser.add_argument("--commit", default=None, metavar="REF",
+                        help="run on acl_teach/ and data/ as committed at REF (e.g. HEAD), not the working tree")
+    parser.add_argument("--markdown", action="store_true", help="print the results as a markdown table")
+    parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
+    opts = parser.parse_args(argv)
+    if opts.list:
+        print("\n".join(f"{s.name:<48} {s.path}" for s in SAMPLES))
+        return 0
+    if not opts.checkout:
+        parser.error("give the path of an Ascend/samples checkout")
+    checkout = stage.resolve_checkout(opts.checkout)
+    if not checkout:
+        usage_error(f"{opts.checkout} is not an Ascend/samples checkout (no {stage.COMMON}/ in it)")
+    chosen = select(opts.names)
+    scratch = None if opts.work else tempfile.TemporaryDirectory(prefix="acl-teach-samples-")
+    work = os.path.abspath(opts.work) if opts.work else scratch.name
+    print(f"{under_test.prepare(os.path.join(work, '.acl-teach'), opts.commit)}; samples from {checkout}", flush=True)
+    if opts.markdown:
+        print("| sample | result | reason, or what was checked |\n|---|---|---|")
+    passed, broken = 0, False
+    with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
+        for future in [pool.submit(run_safely, s, checkout, work, opts.timeout) for s in chosen]:
+            result = future.result()
+            passed += result.ok
+            broken |= result.runner_error
+            print(report(result, opts.markdown), flush=True)
+    if opts.work:
+        print(f"(kept {work}: each sample's atc commands, command line and output are in {work}/NAME/run.log)")
+    else:
+        scratch.cleanup()
+    print(f"\n{passed}/{len(chosen)} official samples run unmodified")
+    return 2 if broken else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
