@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 
+from acl_teach.sim import inspect as sim_inspect
 from helpers import ROOT, build
 
 H2H, H2D, D2H, D2D, DEFAULT, BUF_H2D = 0, 1, 2, 3, 4, 5
@@ -413,3 +414,34 @@ def test_synchronize_device_waits_for_every_stream(acl):
     acl.rt.memset_async(b, 8, 3, 8, s2)
     assert acl.rt.synchronize_device() == 0
     assert device_bytes(acl, a, 8) == data and device_bytes(acl, b, 8) == b"\x03" * 8
+
+
+def test_use_after_free_like_the_memcpy_sample_warns_and_touches_only_the_dead_block(ready, capsys):
+    """memcpy_host_device_python (--memory_reuse --write_back_host) frees its host buffer and keeps using it."""
+    acl = ready
+    acl.configure(explain=True)
+    host, _ = acl.rt.malloc_host(64)
+    dev, _ = acl.rt.malloc(64, 0)
+    assert acl.rt.free_host(host) == 0
+    assert acl.rt.memset(host, 64, 0x11, 64) == 0  # faithful: the ACL layer checks only for NULL
+    assert "use after free" in acl.get_recent_err_msg()
+    assert acl.rt.memcpy(dev, 64, host, 64, 1) == 0
+    assert sim_inspect.read(dev, 64) == b"\x11" * 64  # what was written into the dead block
+    assert acl.rt.memcpy(host, 64, dev, 64, 2) == 0
+    fresh, _ = acl.rt.malloc_host(64)
+    assert fresh != host  # the dead block is never handed out again, so nothing live is overwritten
+    assert "warning" in capsys.readouterr().err
+    acl.configure(strict=True)
+    try:
+        assert acl.rt.memset(host, 64, 0, 64) == 107000
+    finally:
+        acl.configure(strict=False, explain=False)
+    acl.rt.free_host(fresh)
+    acl.rt.free(dev)
+
+
+def test_a_pointer_that_was_never_allocated_is_still_refused(ready):
+    acl = ready
+    dev, _ = acl.rt.malloc(64, 0)
+    assert acl.rt.memset(dev + 4096 * 1024, 64, 0, 64) == 107000
+    acl.rt.free(dev)

@@ -124,7 +124,9 @@ def test_finalize_after_create_context_without_set_device(acl, tiny_models):
     assert acl.init() == 0 and acl.rt.set_device(0) == 0
     assert device_free(acl) == 0
     data = bytes(16)
-    assert acl.rt.memcpy(dev, 16, acl.util.bytes_to_ptr(data), 16, H2D) == 107000
+    assert acl.rt.memcpy(dev, 16, acl.util.bytes_to_ptr(data), 16, H2D) == 0  # a use after free: warned
+    assert "already freed by implicit: acl.finalize" in acl.get_recent_err_msg()
+    assert acl.state().memory.device_used == 0  # the dead block is charged to nobody
     assert acl.mdl.unload(model_id) == 145003
     assert acl.rt.set_context(context) == 107000
     assert acl.rt.destroy_stream(stream) == 107000

@@ -29,6 +29,7 @@ in ``src/acl/aclrt_impl/memory.cpp``), ``count > dst_max`` (107000), device allo
 from __future__ import annotations
 
 import bisect
+from collections import OrderedDict
 import ctypes
 import sys
 import threading
@@ -46,6 +47,7 @@ DEVICE_BASE = 0x1000_0000_0000_0000
 ALIGN = 0x200
 POISON = 0xA5  # written over freed memory so use-after-free shows
 UNINITIALISED = 0xCD  # fresh device memory is not zeroed on a real NPU either
+GRAVEYARD_BYTES = 64 << 20  # freed blocks kept (poisoned) for use-after-free, oldest dropped first
 PATTERN_LIMIT = 16 << 20  # larger buffers skip the fill patterns: touching GBs of RAM could kill a kernel
 # What the simulator puts where real hardware reads bytes it has no data for (past the end of a host
 # object, a model input's alignment padding). The simulator's choice, not hardware fact: on a board
@@ -110,6 +112,8 @@ class MemorySpace:
         self._bases: List[int] = []
         self.user: Dict[Tuple[int, int], Region] = {}
         self.freed: List[Tuple[int, int, str]] = []
+        self.graveyard: "OrderedDict[int, Tuple[Region, str]]" = OrderedDict()
+        self._grave_bytes = 0
         self.device_used = 0
         self._next_device = DEVICE_BASE
         self.lock = threading.RLock()  # bytes_to_ptr and copies may run in several threads at once
@@ -153,12 +157,29 @@ class MemorySpace:
                 return  # already released (reset_device, finalize, or twice through a model)
             if region.size <= PATTERN_LIMIT:
                 region.array.fill(POISON)
+                self._bury(region, by)
             del self.allocs[region.base]
             self._bases.remove(region.base)
             if region.on_device and region.base >= DEVICE_BASE:
                 self.device_used -= self.charge(region.size)
             self.freed.append((region.base, region.size, by))
         state().ledger.release(region.base, by)
+
+    def _bury(self, region: Region, by: str) -> None:
+        """Keep a freed block (poisoned, bounded in total) so a use after free lands where nothing else looks."""
+        self.graveyard[region.base] = (region, by)
+        self._grave_bytes += region.size
+        while self._grave_bytes > GRAVEYARD_BYTES:
+            _, (old, _) = self.graveyard.popitem(last=False)
+            self._grave_bytes -= old.size
+
+    def find_freed(self, address: int, count: int) -> Optional[Tuple[Region, int, str]]:
+        """(dead block, offset, who freed it) when ``count`` bytes at ``address`` lie in one freed block."""
+        with self.lock:
+            for base, (region, by) in reversed(self.graveyard.items()):
+                if base <= address and address + count <= base + region.size:
+                    return region, address - base, by
+        return None
 
     def release_device_memory(self, device_id: int, by: str) -> None:
         """Free every device allocation of a device (reset_device at refcount zero)."""
@@ -247,7 +268,8 @@ def describe(region: Region) -> str:
     """Human name of a region's kind."""
     return {"device": "device allocation (acl.rt.malloc)", "host": "host allocation (acl.rt.malloc_host)",
             "bytes": "bytes object (acl.util.bytes_to_ptr)",
-            "numpy": "ndarray (acl.util.numpy_to_ptr)", "model": "loaded model's weight/work memory"}[region.kind]
+            "numpy": "ndarray (acl.util.numpy_to_ptr)", "model": "loaded model's weight/work memory",
+            "dvpp": "DVPP allocation (acl.media.dvpp_malloc)"}[region.kind]
 
 
 def space() -> MemorySpace:
@@ -449,11 +471,34 @@ def _check_kind(api: str, kind: int, src: Region, dst: Region) -> int:
                 f"ACL_MEMCPY_DEFAULT) so the code reads true.")
 
 
+def _is_dead(region: Region) -> bool:
+    """Whether ``region`` is a freed block kept in the graveyard (a use after free)."""
+    return space().graveyard.get(region.base, (None,))[0] is region
+
+
+def _use_after_free(api: str, role: str, address: int, count: int, why: str) -> Tuple[int, Optional[Tuple[Region, int]]]:
+    """A pointer into freed memory: warn and use the dead block (strict: 107000); else fail with ``why``.
+
+    The ACL layer checks only for NULL (aclrtMemcpyImpl/aclrtMemsetImpl); whether the driver notices
+    a freed host or device block is UNCONFIRMED. On a board it is undefined behaviour.
+    """
+    found = space().find_freed(address, count)
+    if found is None:
+        return fail(107000, api, f"{role}{why}."), None
+    region, offset, by = found
+    ret = warn(107000, api, f"{role}{address:#x} points into memory already freed by {by}: a use after free. "
+               f"On a board the result is undefined (it may seem to work, overwrite memory that now belongs "
+               f"to something else, or crash); the simulator used the dead block, which nothing else reads. "
+               f"Stop using a pointer once it is freed.")
+    return (ret, None) if ret else (0, (region, offset))
+
+
 def _check_source(api: str, src: int, count: int) -> Tuple[int, Optional[Tuple[Region, int, int]]]:
     """(0, (region, offset, readable)) for the source of a copy; a short Python object warns (strict: 107000)."""
     region, offset, readable, why = space().resolve_read(src, count)
     if region is None:
-        return fail(107000, api, f"src: {why}."), None
+        ret, dead = _use_after_free(api, "src: ", src, count, why)
+        return (ret, None) if ret else (0, (dead[0], dead[1], count))
     if readable < count:
         ret = warn(107000, api, f"src: {count} bytes at {src:#x} run past the end of its {region.size}-byte "
                    f"{describe(region)} (only {readable} bytes from there). On hardware the copy reads whatever "
@@ -483,7 +528,10 @@ def check_copy(api: str, dst: int, dst_max: int, src: int, count: int, kind: int
         return fail(107000, api, f"count {count} is larger than dst_max {dst_max}."), None
     d_region, d_off, why = space().resolve(dst, count)
     if d_region is None:
-        return fail(107000, api, f"dst: {why}."), None
+        ret, dead = _use_after_free(api, "dst: ", dst, count, why)
+        if ret:
+            return ret, None
+        d_region, d_off = dead
     ret = check_writable(api, d_region, f"dst {dst:#x}")
     if ret:
         return ret, None
@@ -538,10 +586,13 @@ def memcpy_async(api, dst, dst_max, src, count, kind, stream):
     if ret:
         return ret
 
+    dead_dst, dead_src = _is_dead(plan.dst), _is_dead(plan.src)  # warned about now, used as they are
+
     def task():
         """Run the copy; memory freed since enqueue fails the stream (UNCONFIRMED code 507000)."""
-        d_region, d_off, why = space().resolve(dst, count)
-        s_region, s_off, readable, why_src = space().resolve_read(src, count)
+        d_region, d_off, why = (plan.dst, plan.d_off, "") if dead_dst else space().resolve(dst, count)
+        s_region, s_off, readable, why_src = ((plan.src, plan.s_off, count, "") if dead_src
+                                              else space().resolve_read(src, count))
         if d_region is None or s_region is None:
             return 507000, f"memcpy_async {'dst' if d_region is None else 'src'}: {why or why_src}"
         do_copy(CopyPlan(d_region, d_off, s_region, s_off, count, readable))
@@ -558,7 +609,10 @@ def _check_fill(api: str, dev_ptr: int, max_size: int, count: int) -> Tuple[int,
         return fail(107000, api, f"count {count} is larger than max_size {max_size}."), None
     region, offset, why = space().resolve(dev_ptr, count)
     if region is None:
-        return fail(107000, api, why + "."), None
+        ret, dead = _use_after_free(api, "", dev_ptr, count, why)
+        if ret:
+            return ret, None
+        region, offset = dead
     ret = check_writable(api, region, f"{dev_ptr:#x}")
     return (ret, None) if ret else (0, (region, offset))
 
@@ -580,13 +634,14 @@ def memset_async(api, dev_ptr, max_size, value, count, stream):
     """Enqueue a fill of ``count`` bytes on ``stream``; it happens when the stream runs (synchronize_stream)."""
     if count == 0:
         return 0
-    ret, _ = _check_fill(api, dev_ptr, max_size, count)
+    ret, target = _check_fill(api, dev_ptr, max_size, count)
     if ret:
         return ret
+    dead = _is_dead(target[0])  # a use after free warned about now: the dead block, as it is
 
     def task():
         """Fill now; memory freed since enqueue fails the stream (UNCONFIRMED code 507000)."""
-        region, offset, why = space().resolve(dev_ptr, count)
+        region, offset, why = (target[0], target[1], "") if dead else space().resolve(dev_ptr, count)
         if region is None:
             return 507000, f"memset_async: {why}"
         region.view(offset, count).fill(value & 0xFF)
