@@ -1,6 +1,6 @@
 """Build hook: the repository keeps data/ and notebooks/ at its root; wheels carry them inside the package.
 
-A built wheel holds acl_teach/data/... (model, labels, photos, NOTICE) and acl_teach/notebooks/*.ipynb, read
+A built wheel holds acl_teach/data/... (model, labels, photos, NOTICE) and acl_teach/notebooks/*.ipynb (+ zh/), read
 through importlib.resources (acl_teach.toolchain.assets). MANIFEST.in puts data/ and notebooks/ in the sdist,
 so a wheel built from the sdist gets them too. Editable installs copy nothing and keep using the root folders.
 """
@@ -30,9 +30,11 @@ class build_py_with_assets(build_py):
         found = sorted(glob.glob(os.path.join(ROOT, "notebooks", "*.ipynb")))
         if not found:
             raise RuntimeError(f"no notebooks/*.ipynb under {ROOT}: the wheel would ship without its notebooks")
-        os.makedirs(notebooks)
+        os.makedirs(os.path.join(notebooks, "zh"))
         for nb in found:
             shutil.copy2(nb, notebooks)
+        for nb in sorted(glob.glob(os.path.join(ROOT, "notebooks", "zh", "*.ipynb"))):  # the Chinese edition
+            shutil.copy2(nb, os.path.join(notebooks, "zh"))
 
 
 setup(cmdclass={"build_py": build_py_with_assets})

@@ -85,13 +85,21 @@ class Callbacks(Step):
         return trace.as_python(self.calls) + "\n# in the callback thread (looping until the exit flag is set):\n" + loop
 
 
-def run_callbacks(resources: Resources, work: Callable[[Callable[[Any], None]], None],
+def run_callbacks(resources: Resources, work: Callable[[Callable[[list], None]], None],
                   timeout_ms: int = 50) -> Callbacks:
     """start_thread(process_report loop) -> subscribe_report -> work(launch) -> synchronize -> unsubscribe -> stop.
 
-    ``work`` receives ``launch(user_data)``, which queues a blocking callback on the stream;
-    each delivered ``user_data`` lands in ``.delivered`` in stream order.
+    ``work`` receives ``launch(user_data)``, which queues a blocking callback on the stream:
+    ``acl.rt.launch_callback(fn, user_data, ACL_CALLBACK_BLOCK, stream)``. pyACL's documentation gives
+    user_data as a list ("目前传入的是list类型"), so ``launch`` takes a list and raises TypeError for
+    anything else; the callback receives that list, and each one lands in ``.delivered`` in stream order.
     """
+    def checked(user_data: Any) -> list:
+        if not isinstance(user_data, list):
+            raise TypeError(f"launch(user_data): user_data is a list in pyACL's documentation of "
+                            f"acl.rt.launch_callback, e.g. launch([{user_data!r}]); got {type(user_data).__name__}")
+        return user_data
+
     from . import trace
     rec = Callbacks()
     state = {"stop": False}
@@ -111,8 +119,8 @@ def run_callbacks(resources: Resources, work: Callable[[Callable[[Any], None]], 
         finally:
             subscribed.set()
         try:
-            work(lambda user_data: rec.check("acl.rt.launch_callback", rec.delivered.append, user_data, ACL_CALLBACK_BLOCK,
-                                             resources.stream))
+            work(lambda user_data: rec.check("acl.rt.launch_callback", rec.delivered.append, checked(user_data),
+                                             ACL_CALLBACK_BLOCK, resources.stream))
             rec.check("acl.rt.synchronize_stream", resources.stream)
         finally:
             rec.call("acl.rt.unsubscribe_report", rec.thread_id, resources.stream)

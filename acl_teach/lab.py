@@ -6,9 +6,10 @@ exactly what is off ("your output buffer is 2000 bytes; the model's output needs
 """
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from types import ModuleType
-from typing import Any, Dict, List, Sequence
+from typing import Any, Dict, List, Optional, Sequence
 
 import numpy as np
 
@@ -30,8 +31,15 @@ class Feedback:
         return self.ok
 
 
-def setup(quiet: bool = True) -> ModuleType:
-    """Pick the backend (real pyACL if present, else a fresh simulator registered as ``acl``); return it."""
+def setup(quiet: Optional[bool] = None) -> ModuleType:
+    """Pick the backend (real pyACL if present, else a fresh simulator registered as ``acl``); return it.
+
+    ``quiet=False`` turns the simulator's explanations on: why a call failed, warnings, and the leak
+    report of ``acl.finalize()``, all on stderr. The default is quiet unless the environment variable
+    ``ACL_TEACH_EXPLAIN=1`` is set (the notebook leak test sets it, so a leak cannot hide).
+    """
+    if quiet is None:
+        quiet = os.environ.get("ACL_TEACH_EXPLAIN", "") not in ("1", "true", "yes", "on")
     name = backend.use("auto")
     state.reset(simulator=False)
     backend.inspector().reset(explain=not quiet)
@@ -40,6 +48,22 @@ def setup(quiet: bool = True) -> ModuleType:
     print(f"backend: {'real pyACL on an Ascend NPU' if name == 'npu' else 'acl-teach simulator'}, "
           f"SoC {module.get_soc_name()}")
     return module
+
+
+def on_simulator() -> bool:
+    """True on the acl-teach simulator, False on real pyACL: guards the cells that only the simulator can run."""
+    return backend.name() == "sim"
+
+
+def check_ret(api: str, ret: int) -> None:
+    """The samples' check_ret habit: raise ``at.AclError`` on a non-zero code (the call, the code, its meaning, the fix).
+
+    It wraps a call and returns nothing, so a cell's last line shows no stray 0:
+    ``check_ret("acl.rt.free", acl.rt.free(ptr))``.
+    """
+    if ret != 0:
+        from .spec.errors import AclError
+        raise AclError(api, ret)
 
 
 def _tensor(desc: Any, kind: str, index: int):

@@ -1,4 +1,5 @@
-"""Each notebook runs top to bottom twice in one kernel without an error or a leak."""
+"""Each notebook, in both editions, runs top to bottom twice in one kernel without an error or a leak,
+and every stored notebook is what its source builds."""
 import glob
 import re
 import os
@@ -9,27 +10,43 @@ from nbclient import NotebookClient
 
 from helpers import ROOT
 
-NOTEBOOKS = sorted(glob.glob(os.path.join(ROOT, "notebooks", "*.ipynb")))
+SERIES = ["00_welcome", "01_init_and_resources", "02_load_model", "03_model_desc", "04_buffers_and_datasets",
+          "05_preprocess_and_copy", "06_execute", "07_results_top5", "08_release_and_leaks",
+          "09_async_and_callbacks", "10_dynamic_batch", "11_full_pipeline", "12_model_desc_explorer",
+          "13_capstone"]
+EDITIONS = {"en": os.path.join(ROOT, "notebooks"), "zh": os.path.join(ROOT, "notebooks", "zh")}
+NOTEBOOKS = [p for folder in EDITIONS.values() for p in sorted(glob.glob(os.path.join(folder, "*.ipynb")))]
 
 
-def test_the_series_is_complete():
-    names = [os.path.basename(p)[:-6] for p in NOTEBOOKS]
-    assert names == ["00_welcome", "01_init_and_resources", "02_load_model", "03_model_desc",
-                     "04_buffers_and_datasets", "05_preprocess_and_copy", "06_execute", "07_results_top5",
-                     "08_release_and_leaks", "09_async_and_callbacks", "10_dynamic_batch", "11_full_pipeline",
-                     "12_model_desc_explorer"]
+def _id(path):
+    return os.path.relpath(path, os.path.join(ROOT, "notebooks"))
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: os.path.basename(p))
+@pytest.mark.parametrize("lang", sorted(EDITIONS))
+def test_the_series_is_complete(lang):
+    names = [os.path.basename(p)[:-6] for p in sorted(glob.glob(os.path.join(EDITIONS[lang], "*.ipynb")))]
+    assert names == SERIES
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_runs_twice_in_one_kernel_without_leaks(path):
+    """With the simulator's explanations on (ACL_TEACH_EXPLAIN=1 makes lab.setup() loud), acl.finalize()
+    prints a leak report for anything a notebook forgot: no cell of either run may print one."""
     nb = nbformat.read(path, as_version=4)
     code = [c for c in nb.cells if c.cell_type == "code"]
-    check = nbformat.v4.new_code_cell("from acl_teach import lab; print(lab.ledger_summary())")
-    nb.cells = code + code + [check]
+    loud = nbformat.v4.new_code_cell("import os; os.environ['ACL_TEACH_EXPLAIN'] = '1'")
+    check = nbformat.v4.new_code_cell("from acl_teach import lab, backend\n"
+                                      "print(lab.ledger_summary())\n"
+                                      "print(len(backend.inspector().leaks()), 'unreleased')")
+    nb.cells = [loud] + code + code + [check]
     client = NotebookClient(nb, timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": os.path.dirname(path)}})
     client.execute()  # raises CellExecutionError on any error
-    assert nb.cells[-1].outputs[0]["text"].strip() == "0 live resource(s)"
+    reports = [(i, o["text"]) for i, c in enumerate(nb.cells) for o in c.get("outputs", [])
+               if o.get("name") == "stderr" and "leak report" in o["text"]]
+    assert not reports, f"{_id(path)} leaks: {reports[0][1]}"
+    lines = nb.cells[-1].outputs[0]["text"].strip().splitlines()
+    assert lines == ["0 live resource(s)", "0 unreleased"], lines
 
 
 def test_outputs_hold_no_raw_host_addresses():
@@ -48,18 +65,50 @@ def _builder():
     return module
 
 
-def test_no_drift_between_sources_and_stored_notebooks():
+@pytest.mark.parametrize("lang", sorted(EDITIONS))
+def test_no_drift_between_sources_and_stored_notebooks(lang):
     builder = _builder()
     sources = builder.sources()
-    stored = [os.path.basename(p)[:-6] for p in NOTEBOOKS]
+    stored = [os.path.basename(p)[:-6] for p in glob.glob(os.path.join(EDITIONS[lang], "*.ipynb"))]
     unpaired = sorted(set(sources) ^ set(stored))
-    assert not unpaired, f"unpaired notebooks {unpaired}: each notebooks/src/NAME.py needs a stored " \
-        "notebooks/NAME.ipynb and vice versa; edit notebooks/src/NAME.py, then run python tools/build_notebooks.py NAME"
+    assert not unpaired, f"unpaired notebooks {unpaired} ({lang}): each notebooks/src/NAME.py needs a stored " \
+        "notebooks/NAME.ipynb and notebooks/zh/NAME.ipynb and vice versa; edit notebooks/src/NAME.py, then run " \
+        "python tools/build_notebooks.py NAME"
 
     def cells(nb):
         return [(c.cell_type, c.source, c.metadata.get("tags", []), c.id) for c in nb.cells]
     for name, path in sources.items():
-        built = cells(builder.notebook_from_source(path))
-        saved = cells(nbformat.read(os.path.join(ROOT, "notebooks", f"{name}.ipynb"), as_version=4))
-        assert saved == built, f"notebooks/{name}.ipynb differs from its source: " \
+        built = cells(builder.notebook_from_source(path, lang))
+        saved = cells(nbformat.read(builder.stored_path(name, lang), as_version=4))
+        assert saved == built, f"{_id(builder.stored_path(name, lang))} differs from its source: " \
             f"edit notebooks/src/{name}.py, then run python tools/build_notebooks.py {name}"
+
+
+def test_both_editions_share_code_and_outputs():
+    """The Chinese edition is the English one with other prose: same code cells, same stored outputs."""
+    builder = _builder()
+    for name in builder.sources():
+        en, zh = (nbformat.read(builder.stored_path(name, lang), as_version=4) for lang in ("en", "zh"))
+        pick = lambda nb: [(c.source, c.outputs) for c in nb.cells if c.cell_type == "code"]  # noqa: E731
+        assert pick(en) == pick(zh), name
+
+
+def test_lab_opens_either_edition(monkeypatch, tmp_path):
+    """`acl-teach lab --lang zh` opens notebooks/zh; a workspace copy carries the Chinese edition too."""
+    import shutil
+    import subprocess
+    from acl_teach import cli
+    seen = []
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/jupyter")
+    monkeypatch.setattr(subprocess, "call", lambda argv: seen.append(argv) or 0)
+    assert cli.main(["lab", "--no-browser"]) == 0 and cli.main(["lab", "--lang", "zh", "--no-browser"]) == 0
+    assert seen[0][2] == f"--notebook-dir={EDITIONS['en']}" and seen[1][2] == f"--notebook-dir={EDITIONS['zh']}"
+    with pytest.raises(SystemExit):  # argparse: not a choice
+        cli.main(["lab", "--lang", "fr"])
+    notebooks, data = tmp_path / "pkg" / "notebooks", tmp_path / "pkg" / "data"
+    (notebooks / "zh").mkdir(parents=True)
+    data.mkdir()
+    (notebooks / "00_welcome.ipynb").write_text("en")
+    (notebooks / "zh" / "00_welcome.ipynb").write_text("zh")
+    assert cli.lab_workspace(str(tmp_path / "ws"), str(notebooks), str(data)) == []
+    assert (tmp_path / "ws" / "notebooks" / "zh" / "00_welcome.ipynb").read_text() == "zh"

@@ -245,14 +245,16 @@ def test_dynamic_batch_via_steps(steps):
 def test_callback_thread_step(steps):
     at.init()
     res = at.request_resources(0)
-    rec = at.run_callbacks(res, lambda launch: [launch(i) for i in range(3)])
-    assert rec.delivered == [0, 1, 2]
+    rec = at.run_callbacks(res, lambda launch: [launch([i]) for i in range(3)])
+    assert rec.delivered == [[0], [1], [2]]  # user data is a list, as pyACL's launch_callback documents
     apis = [c.api for c in rec.calls]
     assert apis[:2] == ["acl.util.start_thread", "acl.rt.subscribe_report"]
     assert apis.count("acl.rt.launch_callback") == 3
     assert apis[-3:] == ["acl.rt.synchronize_stream", "acl.rt.unsubscribe_report", "acl.util.stop_thread"]
     assert rec.worker_calls[0].api == "acl.rt.set_context"
     assert "# in the callback thread" in rec.code() and "acl.rt.process_report(50)" in rec.code()
+    with pytest.raises(TypeError, match="is a list"):
+        at.run_callbacks(res, lambda launch: launch("not a list"))
     at.release_resources(res)
     at.finalize()
 

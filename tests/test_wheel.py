@@ -25,7 +25,8 @@ from acl_teach import cli
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHIPPED = ["acl_teach/data/models/efficientnet_lite0.onnx", "acl_teach/data/models/efficientnet_lite0.recipe.json",
            "acl_teach/data/imagenet_classes.txt", "acl_teach/data/NOTICE.md", "acl_teach/data/images/coffee.png",
-           "acl_teach/notebooks/00_welcome.ipynb", "acl_teach/notebooks/11_full_pipeline.ipynb"]
+           "acl_teach/notebooks/00_welcome.ipynb", "acl_teach/notebooks/11_full_pipeline.ipynb",
+           "acl_teach/notebooks/zh/00_welcome.ipynb", "acl_teach/notebooks/zh/13_capstone.ipynb"]
 
 
 def _run(argv, **kw):
@@ -93,8 +94,10 @@ def installed(tmp_path_factory):
 def test_wheel_carries_data_and_notebooks(installed):
     names = set(zipfile.ZipFile(installed["wheel"]).namelist())
     assert set(SHIPPED) <= names
-    assert len([n for n in names if n.startswith("acl_teach/notebooks/") and n.endswith(".ipynb")]) == \
-        len(glob.glob(os.path.join(ROOT, "notebooks", "*.ipynb")))
+    shipped = sorted(n for n in names if n.startswith("acl_teach/notebooks/") and n.endswith(".ipynb"))
+    ours = sorted(glob.glob(os.path.join(ROOT, "notebooks", "*.ipynb")) +
+                  glob.glob(os.path.join(ROOT, "notebooks", "zh", "*.ipynb")))
+    assert shipped == ["acl_teach/" + os.path.relpath(p, ROOT) for p in ours]  # both editions, nothing else
     assert not any(n.startswith(("data/", "notebooks/")) for n in names)  # nothing at the top level
 
 

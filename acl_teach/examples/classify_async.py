@@ -3,6 +3,8 @@
 Usage: python3 classify_async.py MODEL.om IMAGE [IMAGE ...]
 Pattern: acl.util.start_thread -> acl.rt.subscribe_report -> per image acl.mdl.execute_async +
 acl.rt.launch_callback -> acl.rt.synchronize_stream -> unsubscribe_report -> stop_thread.
+The callback reads each image's result (as the guide asks for asynchronous inference); its user data is a
+list, [index of the job], the type pyACL's documentation gives for launch_callback.
 Each image gets its own input/output device buffers, so in-flight work never shares memory.
 """
 import sys
@@ -51,7 +53,8 @@ class AsyncNet(object):
             items.append({"buffer": ptr, "size": size})
         return dataset, items
 
-    def _on_done(self, job):
+    def _on_done(self, user_data):
+        job = self.jobs[user_data[0]]  # user_data is the list given to launch_callback (a list, as documented)
         out = job["outputs"][0]
         host_ptr, ret = acl.rt.malloc_host(out["size"])
         check_ret("acl.rt.malloc_host", ret)
@@ -77,8 +80,8 @@ class AsyncNet(object):
             job = {"image": path, "in": in_ds, "out": out_ds, "inputs": inputs, "outputs": outputs}
             self.jobs.append(job)
             check_ret("acl.mdl.execute_async", acl.mdl.execute_async(self.model_id, in_ds, out_ds, self.stream))
-            check_ret("acl.rt.launch_callback", acl.rt.launch_callback(self._on_done, job, ACL_CALLBACK_BLOCK,
-                                                                       self.stream))
+            check_ret("acl.rt.launch_callback", acl.rt.launch_callback(self._on_done, [len(self.jobs) - 1],
+                                                                       ACL_CALLBACK_BLOCK, self.stream))
         check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(self.stream))
         check_ret("acl.rt.unsubscribe_report", acl.rt.unsubscribe_report(tid, self.stream))
         self.exit_flag = True

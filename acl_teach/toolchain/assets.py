@@ -13,6 +13,7 @@ import os
 from importlib import resources
 from typing import List, Optional
 
+from ..spec import om
 from . import atc, board, recipes
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -74,7 +75,8 @@ def labels() -> List[str]:
 
 
 def _digest(path: str, flags: List[str]) -> str:
-    h = hashlib.sha256()
+    """Cache key of an emulator OM: the ONNX bytes, the flags and the emulator's output format."""
+    h = hashlib.sha256(f"om{om.FORMAT_VERSION}-portable-command".encode())
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
@@ -26,6 +27,15 @@ FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_fo
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
 DYNAMIC_INPUT = ACL_DYNAMIC_TENSOR_NAME
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
+
+
+PATH_FLAGS = ("model", "weight", "output", "insert_op_conf", "singleop")
+
+
+def portable(command: str) -> str:
+    """The command as the OM records it: path flags by file name, so an OM's bytes never depend on the machine."""
+    return re.sub(r"--(%s)=(\S+)" % "|".join(PATH_FLAGS), lambda m: f"--{m.group(1)}={os.path.basename(m.group(2))}",
+                  command)
 
 
 class AtcError(Exception):
@@ -290,7 +300,7 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
                        "onnx_type": dtypes.ACL_TO_ONNX[ACL_INT64], "format": ACL_FORMAT_ND,
                        "size": dtypes.itemsize(ACL_INT64) * count, "gear_dims": {}})
     header = {"soc_version": flags["soc_version"], "framework": 5,
-              "source_model": os.path.basename(flags["model"]), "atc_command": command,
+              "source_model": os.path.basename(flags["model"]), "atc_command": portable(command),
               "inputs": inputs, "outputs": outputs, "dynamic": {"kind": kind, "gears": gears},
               "weight_size": sum(len(t.raw_data) or _tensor_bytes(t) for t in model.graph.initializer),
               "work_size": _work_size(onnx_bytes, inputs, per_gear_inputs),

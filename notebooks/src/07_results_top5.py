@@ -1,29 +1,80 @@
-# %% [markdown]
+# %% [markdown] tags=["lang:en"]
 # # 07 · Results back to the host, top-5 (后处理)
-# **You will be able to:** copy outputs device → host (D2H), shape them with `get_cur_output_dims`,
-# compute the top-5, and do the same on the device with the Cast and ArgMax single operators.
+# **Why.** Step 5 of the guide: "get the inference results for further processing — for synchronous inference,
+# read the model's output data directly" ([model execution](https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/acldevg/aclpythondevg_0032.html)). "Directly" hides three moves the
+# official code makes: copy the output from device memory to host memory, ask the model for the output's
+# *current* dims, and turn the raw bytes into a numpy array of that shape — the C-pointer-to-Python step a
+# learner calls "a concept very important to pyACL". The same guide then shows a second way: post-process on the
+# device with single operators, so only the answer travels back.
+#
+# **You will be able to:** copy outputs device → host (D2H), shape them with `get_cur_output_dims`, print the
+# top-5 the way the official sample does, and run the Cast and ArgMaxD single operators on the device — knowing
+# where that example comes from and what it needs.
+
+# %% [markdown] tags=["lang:zh"]
+# # 07 · 结果拷回 Host，top-5（后处理）
+# **为什么。** 指南第 5 步：“获取模型推理的结果，用于后续处理——对于同步推理，直接获取模型推理的输出数据即可”（[模型执行](https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/acldevg/aclpythondevg_0032.html)）。
+# “直接”二字背后是官方代码的三个动作：把输出从 Device 内存复制到 Host 内存，向模型查询输出的*当前*维度，再把原始字节变成该形状的
+# numpy 数组——也就是一位学习者所说“对 pyACL 来说非常重要”的 C 指针转 Python 的那一步。同一指南接着给出第二种方式：在 Device 上用单算子
+# 做后处理，只把答案传回来。
+#
+# **学完本节你将能够：** 把输出从 Device 复制到 Host（D2H），用 `get_cur_output_dims` 确定形状，按官方样例的格式打印 top-5，并在 Device
+# 上运行 Cast 和 ArgMaxD 单算子——同时知道这个例子出自哪里、需要什么。
 
 # %%
 from acl_teach import lab
 acl = lab.setup()          # real pyACL on an Ascend machine, else the simulator registered as `acl`
 import acl_teach as at     # the step API: one function per documented step
 import numpy as np
+from acl_teach.lab import check_ret
+
+# %% [markdown] tags=["lang:en"]
+# Notebooks 01–06 in five lines: the default model classifies the espresso photo; the outputs are in device memory.
+
+# %% [markdown] tags=["lang:zh"]
+# 用五行代码完成第 01–06 节：默认模型对浓缩咖啡照片做分类；输出此刻在 Device 内存中。
 
 # %%
 at.init(); res = at.request_resources(0)
 model = at.load_model(at.models.default_om())
 d = at.query_desc(model)
 inputs, outputs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
-at.copy_to_device(at.preprocess("../data/images/coffee.png"), inputs, 0, res, d)
+at.copy_to_device(at.preprocess(at.models.image("coffee.png")), inputs, 0, res, d)
 _ = at.execute(model, inputs, outputs)
+
+# %% [markdown] tags=["lang:en"]
+# ## Raw pyACL: device → host, then bytes → numpy
+# The sample's sequence: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) for a host buffer of the output's size,
+# [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) with kind 2 (`ACL_MEMCPY_DEVICE_TO_HOST`),
+# [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) for the shape of *this* result (for a dynamic
+# model, the gear just run), then [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) — a copy — and
+# `np.frombuffer(...).reshape(dims)`. Versions without `ptr_to_bytes` use
+# [`acl.util.ptr_to_numpy`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0054.html)`(ptr, shape, 11)` (11 = NPY_FLOAT32), a *view* of the
+# host memory: copy it before [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs). Last, the top-5: `argsort` is ascending, so
+# the sample takes `[-1:-6:-1]`. The default model ends in a softmax, so these are probabilities; the fetched
+# ONNX ResNet-50 gives logits, which the quick-start sample turns into probabilities with a softmax first.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 原始 pyACL：Device → Host，再由字节到 numpy
+# 样例的顺序：用 [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) 申请与输出同样大小的 Host 缓冲，用 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 以
+# kind 2（`ACL_MEMCPY_DEVICE_TO_HOST`）复制，用 [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) 查询*这一次*结果的形状
+# （动态模型则是刚运行的档位），再用 [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)（会复制一份）和 `np.frombuffer(...).reshape(dims)`。
+# 没有 `ptr_to_bytes` 的版本使用 [`acl.util.ptr_to_numpy`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0054.html)`(ptr, shape, 11)`（11 = NPY_FLOAT32），它是 Host
+# 内存的*视图*：在 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 之前先复制一份。最后是 top-5：`argsort` 是升序，所以样例取 `[-1:-6:-1]`。默认模型
+# 最后是 softmax，所以这些是概率；下载的 ONNX ResNet-50 输出 logits，快速入门样例先做 softmax 再取概率。
 
 # %%
 out = outputs.buffers[0]
 host_ptr, ret = acl.rt.malloc_host(out.size)
-ret = acl.rt.memcpy(host_ptr, out.size, out.ptr, out.size, 2)      # 2 = ACL_MEMCPY_DEVICE_TO_HOST
+check_ret("acl.rt.malloc_host", ret)
+check_ret("acl.rt.memcpy", acl.rt.memcpy(host_ptr, out.size, out.ptr, out.size, 2))   # 2 = DEVICE_TO_HOST
 dims, ret = acl.mdl.get_cur_output_dims(d.model_desc, 0)
-result = np.frombuffer(acl.util.ptr_to_bytes(host_ptr, out.size), dtype=np.float32).reshape(dims["dims"])
-acl.rt.free_host(host_ptr)
+check_ret("acl.mdl.get_cur_output_dims", ret)
+if "ptr_to_bytes" in dir(acl.util):
+    result = np.frombuffer(acl.util.ptr_to_bytes(host_ptr, out.size), dtype=np.float32).reshape(dims["dims"])
+else:                                   # a view of host memory: copy it before free_host
+    result = acl.util.ptr_to_numpy(host_ptr, tuple(dims["dims"]), 11).copy()
+check_ret("acl.rt.free_host", acl.rt.free_host(host_ptr))
 print(result.shape, "sum %.3f" % result.sum())     # already probabilities: the model ends in softmax
 vals = result.flatten()
 top_k = vals.argsort()[-1:-6:-1]
@@ -31,15 +82,50 @@ print("======== top5 inference results: =============")
 for j in top_k:
     print("[%d]: %f" % (j, vals[j]))
 
+# %% [markdown] tags=["lang:en"]
+# The step API does the same in `at.unpack_outputs` and `at.top_k`, adding the ImageNet class names; `Top5View`
+# draws the photo and the five bars.
+
+# %% [markdown] tags=["lang:zh"]
+# 分步 API 的 `at.unpack_outputs` 和 `at.top_k` 做同样的事，并加上 ImageNet 类别名；`Top5View` 画出照片和五个条形。
+
 # %%
 labels = at.models.labels()
 top = at.top_k(at.unpack_outputs(d, outputs, res).arrays[0], 5, labels)
 from acl_teach.widgets import Top5View
-Top5View(top, image="../data/images/coffee.png")
+Top5View(top, image=at.models.image("coffee.png"))
 
-# %% [markdown]
+# %% [markdown] tags=["lang:en"]
 # ## On the device: Cast + ArgMaxD (单算子)
-# The vpc sample post-processes on the NPU: cast the fp32 scores to fp16, then ArgMaxD over dimension 0.
+# This example is the one in the official [model execution guide](https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/acldevg/aclpythondevg_0032.html) ("处理推理结果：调用单算子"): cast
+# the fp32 scores to fp16 with [`acl.op.cast`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0779.html) (Cast is wrapped as a pyACL function), then find
+# the index of the largest with the ArgMaxD operator through [`acl.op.execute_v2`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0776.html) — ArgMaxD
+# is not wrapped, so you build its tensor descs with [`acl.create_tensor_desc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha001/apiref/appdevgapi/aclpythondevg_01_0013.html), its
+# attribute (`dimension`) with [`acl.op.create_attr`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and [`acl.op.set_attr_int`](https://github.com/hicann/runtime/tree/HEAD/python/docs), and
+# its buffers with [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html) and [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html);
+# the input buffer is the model's output, found with [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs). Both operators
+# are queued on the stream; [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) waits for them.
+#
+# Where it does **not** come from: the vpc sample (`vpc_resnet50_imagenet_classification`, `src/acl_op.py`) also
+# post-processes on the device, but its code calls `acl.op.cast` and then **ArgMaxV2**, which takes the dimension
+# as a second input tensor, not as an attribute. Both need operator models compiled beforehand —
+# `atc --singleop=op_list.json --output=op_models --soc_version=…` — and loaded by directory with
+# [`acl.op.set_model_dir`](https://github.com/hicann/runtime/tree/HEAD/python/docs). `at.models.op_model_dir()` builds that folder once for the active backend
+# (the emulator's `--singleop` here, CANN's `atc` on a board).
+
+# %% [markdown] tags=["lang:zh"]
+# ## 在 Device 上后处理：Cast + ArgMaxD（单算子）
+# 这个例子出自官方[模型执行](https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/acldevg/aclpythondevg_0032.html)一节（“处理推理结果：调用单算子处理推理结果”）：用 [`acl.op.cast`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0779.html) 把 fp32 分数转成
+# fp16（Cast 算子被封装成了 pyACL 接口），再通过 [`acl.op.execute_v2`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0776.html) 执行 ArgMaxD 算子找出最大值的下标——ArgMaxD
+# 没有被封装，所以要自己用 [`acl.create_tensor_desc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha001/apiref/appdevgapi/aclpythondevg_01_0013.html) 构造张量描述，用 [`acl.op.create_attr`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和
+# [`acl.op.set_attr_int`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 设置属性（`dimension`），用 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html) 和
+# [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) 准备缓冲；输入缓冲就是模型的输出，用 [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 取得。
+# 两个算子都在 Stream 上排队；[`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) 等待它们完成。
+#
+# 它**不是**出自 vpc 样例：vpc 样例（`vpc_resnet50_imagenet_classification` 的 `src/acl_op.py`）也在 Device 上做后处理，但它的代码先调用
+# `acl.op.cast`，再调用 **ArgMaxV2**——后者把维度作为第二个输入张量，而不是属性。两者都需要预先编译好的单算子模型——
+# `atc --singleop=op_list.json --output=op_models --soc_version=…`——并用 [`acl.op.set_model_dir`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 按目录加载。
+# `at.models.op_model_dir()` 为当前后端构建一次这个目录（这里用模拟工具的 `--singleop`，开发板上用 CANN 的 `atc`）。
 
 # %%
 acl.op.set_model_dir(at.models.op_model_dir())   # the ATC --singleop models of Cast and ArgMaxD
@@ -57,14 +143,34 @@ host_ptr, _ = acl.rt.malloc_host(4)
 acl.rt.memcpy(host_ptr, 4, idx_ptr, 4, 2)
 print("label of classification result:", np.frombuffer(acl.util.ptr_to_bytes(host_ptr, 4), np.int32)[0])
 
-# %%
-acl.rt.free_host(host_ptr); acl.op.destroy_attr(attr)
-for t in (src_desc, half_desc, idx_desc): acl.destroy_tensor_desc(t)
-acl.destroy_data_buffer(half_buf); acl.destroy_data_buffer(idx_buf); acl.rt.free(half_ptr); acl.rt.free(idx_ptr)
+# %% [markdown] tags=["lang:en"]
+# Release what the operators used: the host buffer ([`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)), the attribute
+# ([`acl.op.destroy_attr`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) and tensor descs ([`acl.destroy_tensor_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) — these two
+# return `None`, not a `ret` — the data buffers ([`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) and the memory
+# ([`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs)). The model's output buffer is not ours to destroy here: it belongs to the dataset.
 
-# %% [markdown]
+# %% [markdown] tags=["lang:zh"]
+# 释放算子用到的资源：Host 缓冲（[`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）、属性（[`acl.op.destroy_attr`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）和张量描述
+# （[`acl.destroy_tensor_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）——这两个接口返回 `None` 而不是 `ret`——数据缓冲（[`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）和内存
+# （[`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）。模型的输出缓冲不由这里销毁：它属于数据集。
+
+# %%
+check_ret("acl.rt.free_host", acl.rt.free_host(host_ptr))
+acl.op.destroy_attr(attr)                       # returns None
+for t in (src_desc, half_desc, idx_desc):
+    acl.destroy_tensor_desc(t)                  # returns None
+check_ret("acl.destroy_data_buffer", acl.destroy_data_buffer(half_buf))
+check_ret("acl.destroy_data_buffer", acl.destroy_data_buffer(idx_buf))
+check_ret("acl.rt.free", acl.rt.free(half_ptr))
+check_ret("acl.rt.free", acl.rt.free(idx_ptr))
+
+# %% [markdown] tags=["lang:en"]
 # ## Exercise
 # Give the top-5 class indices, best first.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 练习
+# 给出 top-5 的类别下标，最好的排在最前。
 
 # %%
 print(lab.check_top5(vals.argsort()[-5:], vals))     # ascending: a typical mistake
@@ -74,3 +180,37 @@ lab.check_top5(vals.argsort()[-1:-6:-1], vals)
 at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)
 at.release_resources(res); at.finalize()
 print(lab.ledger_summary())
+
+# %% [markdown] tags=["lang:en"]
+# ## Summary
+# * Results: `malloc_host` → `memcpy(…, DEVICE_TO_HOST)` → `get_cur_output_dims` → `ptr_to_bytes` (or
+#   `ptr_to_numpy`, a view) → `np.frombuffer(...).reshape(dims)` → `free_host`.
+# * Top-5 is `argsort()[-1:-6:-1]`; know whether your model outputs probabilities or logits.
+# * On the device, Cast + ArgMaxD (the guide's example) or Cast + ArgMaxV2 (the vpc sample) return only the
+#   answer; both need `atc --singleop` operator models and `acl.op.set_model_dir`.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 小结
+# * 取结果：`malloc_host` → `memcpy(…, DEVICE_TO_HOST)` → `get_cur_output_dims` → `ptr_to_bytes`（或作为视图的 `ptr_to_numpy`）→
+#   `np.frombuffer(...).reshape(dims)` → `free_host`。
+# * top-5 是 `argsort()[-1:-6:-1]`；要清楚模型输出的是概率还是 logits。
+# * 在 Device 上，Cast + ArgMaxD（指南中的例子）或 Cast + ArgMaxV2（vpc 样例）只把答案传回来；两者都需要 `atc --singleop` 编译的单算子模型
+#   和 `acl.op.set_model_dir`。
+
+# %% [markdown] tags=["lang:en"]
+# ## Check your understanding
+# 1. Why does the sample call `get_cur_output_dims` rather than `get_output_dims` before reshaping?
+# 2. `ptr_to_numpy` returned an array; you then call `free_host`. What is wrong with the array now?
+# 3. Which operator does the vpc sample use for the arg-max, and how does it receive the dimension?
+# 4. Why must `synchronize_stream` come before reading the ArgMaxD result?
+#
+# **Next →** [08_release_and_leaks](08_release_and_leaks.ipynb)
+
+# %% [markdown] tags=["lang:zh"]
+# ## 自测题
+# 1. 为什么样例在 reshape 之前调用 `get_cur_output_dims` 而不是 `get_output_dims`？
+# 2. `ptr_to_numpy` 返回了一个数组，随后你调用了 `free_host`。这个数组现在有什么问题？
+# 3. vpc 样例用哪个算子求最大值下标？它如何得到维度参数？
+# 4. 为什么必须先 `synchronize_stream` 再读取 ArgMaxD 的结果？
+#
+# **下一节 →** [08_release_and_leaks](08_release_and_leaks.ipynb)

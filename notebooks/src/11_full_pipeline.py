@@ -1,7 +1,25 @@
-# %% [markdown]
-# # 11 · The full pipeline: stepper, Session, CLI
-# **You will be able to:** run the whole flow step by step with the pipeline stepper, as one `Session`,
-# and from the command line — and run this notebook on an Atlas board unchanged.
+# %% [markdown] tags=["lang:en"]
+# # 11 · The full pipeline: stepper, Session, CLI — and running on a board
+# **Why.** "The Ascend documentation needs one page that ties all the steps together," the learner who built an
+# app on an Atlas 200I DK A2 wrote, and then listed his own eleven steps: import, initialise and get the
+# resources, load, query the model, preprocess, turn data into pointers, copy to the device, build the datasets,
+# execute, copy back, unpack. The official flow has the same shape ([pyACL call flow](https://www.hiascend.com/doc_center/source/zh/canncommercial/700/inferapplicationdev/aclpythondevg/aclpythondevg_0005.html)). This notebook
+# is that page three times over: as a stepper you click in order, as one `Session`, and as a command — and it
+# says exactly what changes when the same notebook runs on real hardware.
+#
+# **You will be able to:** run the whole flow step by step and see what each step requires first, classify
+# several photos with one `Session`, call the same from the command line, map every step to its pyACL calls, and
+# set up a board so that these notebooks run there.
+
+# %% [markdown] tags=["lang:zh"]
+# # 11 · 完整流程：单步器、Session、命令行——以及在开发板上运行
+# **为什么。** 那位在 Atlas 200I DK A2 上开发应用的学习者写道：“昇腾文档需要一个统合所有流程的页面”，并列出了他自己的十一个步骤：导入、
+# 初始化并获取资源、加载模型、查询模型信息、预处理、数据转指针、复制到 Device、构造 Dataset、推理、复制回来、取出数据。官方的流程也是这个样子
+# （[pyACL 接口调用流程](https://www.hiascend.com/doc_center/source/zh/canncommercial/700/inferapplicationdev/aclpythondevg/aclpythondevg_0005.html)）。本节就是那样一个页面，而且有三种形式：按顺序点击的单步器、一个 `Session`、一条命令——并准确说明同一个
+# notebook 在真实硬件上运行时有哪些不同。
+#
+# **学完本节你将能够：** 逐步运行完整流程并看到每一步需要什么前提，用一个 `Session` 对多张照片分类，在命令行中完成同样的事，把每一步对应到它的
+# pyACL 调用，并把开发板配置好，让这些 notebook 在板上运行。
 
 # %%
 from acl_teach import lab
@@ -9,17 +27,78 @@ acl = lab.setup()          # real pyACL on an Ascend machine, else the simulator
 import acl_teach as at     # the step API: one function per documented step
 import numpy as np
 
-# %%
-from acl_teach.widgets import PipelineStepper
-stepper = PipelineStepper(image="../data/images/coffee.png")
-print(stepper.click(6))          # refused: too early
-print(stepper.message)
+# %% [markdown] tags=["lang:en"]
+# ## The pipeline stepper
+# Thirteen buttons, one per step. A step that is clicked too early is refused with the reason — the copy needs
+# the input buffers, the execute needs the copy — which is the order of the whole series in one widget. The first
+# stepper is yours to click from step 1; the second is clicked by code.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 流程单步器
+# 十三个按钮，每步一个。过早点击某一步会被拒绝并说明原因——复制需要输入缓冲，推理需要先复制——整个系列的顺序就在这一个控件里。第一个单步器
+# 留给你从第 1 步开始点击；第二个由代码点击。
 
 # %%
+from acl_teach.widgets import PipelineStepper
+stepper = PipelineStepper(image=at.models.image("coffee.png"))
+print(stepper.click(6))          # refused: too early
+print(stepper.message)
+stepper                          # yours to click, from step 1
+
+# %%
+clicked = PipelineStepper(image=at.models.image("coffee.png"))
 for i in range(14):
-    stepper.click(i)
-print(stepper.records["topk"].sample_format())
-stepper
+    clicked.click(i)
+print(clicked.records["topk"].sample_format())
+print(clicked.message)
+
+# %% [markdown] tags=["lang:en"]
+# ## Every step and its pyACL calls
+# | step | pyACL calls (official page at first mention) |
+# |---|---|
+# | init | [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) |
+# | resources | [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html), [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html), `acl.rt.create_stream`, [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) |
+# | load | [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html) (or `_from_mem`, `_with_mem`, after [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html)) |
+# | desc | `acl.mdl.create_desc`, `get_desc`, [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html), … |
+# | datasets | [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html), [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) |
+# | copy | [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) |
+# | execute | [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html) or [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0147.html) + [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) |
+# | unpack | [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html), `memcpy`, [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html), [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) |
+# | release | `acl.destroy_data_buffer`, `acl.mdl.destroy_dataset`, `acl.rt.free`, `acl.mdl.unload`, `acl.mdl.destroy_desc`, [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html), [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html) |
+# | finalize | [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) |
+#
+# The calls without a page link are in the [pyACL API reference](https://github.com/hicann/runtime/tree/HEAD/python/docs). Each record of the stepper and of
+# the step API prints the exact calls it made with `.code()`.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 每一步及其 pyACL 调用
+# | 步骤 | pyACL 调用（首次出现处链接官方页面） |
+# |---|---|
+# | 初始化 | [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) |
+# | 运行管理资源 | [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、[`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)、`acl.rt.create_stream`、[`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) |
+# | 加载模型 | [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html)（或 `_from_mem`、`_with_mem`，先调用 [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html)） |
+# | 模型描述 | `acl.mdl.create_desc`、`get_desc`、[`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html) …… |
+# | 数据集 | [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html)、[`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)、[`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) |
+# | 内存复制 | [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)、[`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) |
+# | 推理 | [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)，或 [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0147.html) + [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) |
+# | 取出结果 | [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、`memcpy`、[`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html)、[`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) |
+# | 释放 | `acl.destroy_data_buffer`、`acl.mdl.destroy_dataset`、`acl.rt.free`、`acl.mdl.unload`、`acl.mdl.destroy_desc`、[`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html)、[`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html) |
+# | 去初始化 | [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) |
+#
+# 没有页面链接的调用可在 [pyACL API 参考](https://github.com/hicann/runtime/tree/HEAD/python/docs)中查到。单步器和分步 API 的每条记录都能用 `.code()` 打印出它实际做过的调用。
+
+# %% [markdown] tags=["lang:en"]
+# ## One `Session` for several photos
+# `at.Session` opens everything once and classifies photo after photo, releasing in order at the end (even when a
+# step fails). Its model is `at.models.best_om()`: the default EfficientNet-Lite0, or — after
+# `acl-teach fetch resnet50` — the quick-start ONNX ResNet-50 (fp32 input of 602,112 bytes, logits out, its own
+# preprocessing), so after a fetch the lines below show ResNet-50's answers.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 一个 `Session` 处理多张照片
+# `at.Session` 一次性打开所有资源，逐张照片分类，最后按顺序释放（即使中途某步失败）。它使用的模型是 `at.models.best_om()`：默认的
+# EfficientNet-Lite0，或者——执行 `acl-teach fetch resnet50` 之后——快速入门样例的 ONNX ResNet-50（fp32 输入 602,112 字节，输出 logits，
+# 有自己的预处理），所以下载之后下面几行显示的是 ResNet-50 的答案。
 
 # %%
 with at.Session() as s:
@@ -27,33 +106,105 @@ with at.Session() as s:
         r = s.classify(photo)
         print(photo.split("/")[-1], [(p.index, p.label.split(",")[0]) for p in r.topk.top[:3]])
 
-# %% [markdown]
+# %% [markdown] tags=["lang:en"]
 # ## On the command line
 # ```
-# acl-teach classify data/images --top 5 [--async] [--trace] [--json]
+# acl-teach classify data/images --top 5 [--async] [--trace] [--json] [--backend sim|npu|auto]
 # ```
+# `--trace` prints every pyACL call, `--json` one object per image per line. `--backend auto` (the default)
+# picks real pyACL when it is importable, like `lab.setup()`.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 命令行
+# ```
+# acl-teach classify data/images --top 5 [--async] [--trace] [--json] [--backend sim|npu|auto]
+# ```
+# `--trace` 打印每个 pyACL 调用，`--json` 每张图片输出一行 JSON。`--backend auto`（默认）与 `lab.setup()` 一样，能导入真实 pyACL 时就使用它。
 
 # %%
 import subprocess, sys, json
-out = subprocess.run([sys.executable, "-m", "acl_teach", "classify", "../data/images/coffee.png", "--json",
-                      "--backend", "sim"], capture_output=True, text=True).stdout
+out = subprocess.run([sys.executable, "-m", "acl_teach", "classify", at.models.image("coffee.png"), "--json",
+                      "--backend", "auto"], capture_output=True, text=True).stdout
 row = json.loads(out)
 print(row["image"].split("/")[-1], row["top"][0])
 
-# %% [markdown]
+# %% [markdown] tags=["lang:en"]
 # ## On an Atlas board
-# Install acl-teach on the board (`pip install -e .`), source CANN's `set_env.sh`, and open the same
-# notebook: `lab.setup()` finds the real `acl` and every cell runs on the NPU.
+# 1. Install CANN (the toolkit, or the `nnrt` runtime package) and set its environment before Python starts:
+#    `. /usr/local/Ascend/ascend-toolkit/set_env.sh` (as root; `${HOME}/Ascend/ascend-toolkit/set_env.sh` for a
+#    user install; `…/nnrt/set_env.sh` for nnrt). Without it `import acl` fails.
+# 2. Use a Python that pyACL's `acl.so` supports — the guide quoted in these notebooks gives 3.7.5–3.9.2, so
+#    Python 3.9 (acl-teach needs ≥ 3.9); newer CANN releases list their own range.
+# 3. Install acl-teach (`pip install -e .` in a checkout) and run `acl-teach lab` (`--lang zh` for 中文).
+#    `lab.setup()` prints "real pyACL on an Ascend NPU" and the SoC, e.g. `Ascend310B4` on an Atlas 200I DK A2.
+# 4. The first `at.models.default_om()` runs CANN's `atc` with `--soc_version` set to that SoC (a few minutes), then
+#    caches the OM; notebook 02 runs `atc` itself.
+#
+# Then every code cell runs as on the simulator. What differs: addresses and timings; `query_size` and other
+# numbers the real `atc` decides; the few error codes labelled *simulator:*; the run mode (ACL_DEVICE on the board,
+# where `malloc_host` is device memory); and the simulator's extras (ledger, leak report, warnings), which the
+# cells skip there.
 
-# %% [markdown]
+# %% [markdown] tags=["lang:zh"]
+# ## 在 Atlas 开发板上
+# 1. 安装 CANN（toolkit，或运行时软件包 `nnrt`），并在启动 Python 之前设置环境变量：`. /usr/local/Ascend/ascend-toolkit/set_env.sh`
+#    （root 用户安装时；非 root 用户为 `${HOME}/Ascend/ascend-toolkit/set_env.sh`；nnrt 为 `…/nnrt/set_env.sh`）。否则 `import acl` 会失败。
+# 2. 使用 pyACL 的 `acl.so` 支持的 Python——本系列引用的指南给出的范围是 3.7.5～3.9.2，所以用 Python 3.9（acl-teach 需要 ≥ 3.9）；更新的 CANN
+#    版本会给出各自的范围。
+# 3. 安装 acl-teach（在源码目录中 `pip install -e .`），运行 `acl-teach lab`（中文版加 `--lang zh`）。`lab.setup()` 会打印
+#    “real pyACL on an Ascend NPU”和芯片名，例如 Atlas 200I DK A2 上是 `Ascend310B4`。
+# 4. 第一次调用 `at.models.default_om()` 时，会用 CANN 的 `atc` 以该芯片名为 `--soc_version` 转换模型（需要几分钟），之后缓存 OM；第 02 节
+#    自己调用 `atc`。
+#
+# 之后每个代码单元格都像在模拟器上一样运行。不同之处：地址和耗时；`query_size` 等由真实 `atc` 决定的数字；少数标有“模拟器：”的错误码；运行模式
+# （开发板上是 ACL_DEVICE，`malloc_host` 得到的是 Device 内存）；以及模拟器的附加功能（资源台账、泄漏报告、警告），这些单元格在板上会跳过。
+
+# %% [markdown] tags=["lang:en"]
 # ## Exercise
 # What did the session predict for the espresso photo? Check the top-5.
 
+# %% [markdown] tags=["lang:zh"]
+# ## 练习
+# Session 对浓缩咖啡照片的预测是什么？检查 top-5。
+
 # %%
 with at.Session() as s:
-    r = s.classify("../data/images/coffee.png")
+    r = s.classify(at.models.image("coffee.png"))
 scores = np.zeros(1000); scores[[p.index for p in r.topk.top]] = [p.prob for p in r.topk.top]
 lab.check_top5([p.index for p in r.topk.top], scores)
+
+# %% [markdown] tags=["lang:en"]
+# ## Summary
+# * The whole flow is thirteen steps with fixed prerequisites; the stepper, `Session` and `acl-teach classify` run
+#   the same calls, and every record shows them with `.code()`.
+# * `Session` uses `best_om()`: ResNet-50 after `acl-teach fetch resnet50`, else the default; notebooks 03–10 always
+#   use the default.
+# * On a board: CANN installed, `set_env.sh` sourced, a Python pyACL supports; models are then built by CANN's `atc`
+#   for the board's SoC, and the cells run unchanged.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 小结
+# * 完整流程共十三步，每一步都有固定的前提；单步器、`Session` 和 `acl-teach classify` 调用的是同一组接口，每条记录都能用 `.code()` 显示它们。
+# * `Session` 使用 `best_om()`：执行过 `acl-teach fetch resnet50` 时为 ResNet-50，否则为默认模型；第 03–10 节始终使用默认模型。
+# * 在开发板上：安装 CANN，执行 `set_env.sh`，使用 pyACL 支持的 Python；之后模型由 CANN 的 `atc` 为板上的芯片转换，各单元格不加修改即可运行。
+
+# %% [markdown] tags=["lang:en"]
+# ## Check your understanding
+# 1. The stepper refuses "copy image to device" as step 2. What must exist first?
+# 2. You fetched ResNet-50. Which notebooks now show different numbers, and which do not?
+# 3. What two things must be true of the shell and the Python on a board before `import acl` works?
+# 4. Which `--soc_version` does an OM for the Atlas 200I DK A2 need, and how can a program find it?
+#
+# **Next →** [12_model_desc_explorer](12_model_desc_explorer.ipynb)
+
+# %% [markdown] tags=["lang:zh"]
+# ## 自测题
+# 1. 单步器拒绝把“复制图片到 Device”作为第 2 步。之前必须先有什么？
+# 2. 你下载了 ResNet-50。哪些 notebook 的数字会变化，哪些不会？
+# 3. 在开发板上，`import acl` 能成功之前，Shell 和 Python 必须满足哪两点？
+# 4. 为 Atlas 200I DK A2 转换 OM 需要哪个 `--soc_version`？程序如何查到它？
+#
+# **下一节 →** [12_model_desc_explorer](12_model_desc_explorer.ipynb)
 
 # %%
 print(lab.ledger_summary())

@@ -1,13 +1,45 @@
-# %% [markdown]
+# %% [markdown] tags=["lang:en"]
 # # 12 · The model desc explorer on several models
-# **You will be able to:** read any model's desc — the default, a dynamic-batch one, a two-input one,
-# and ResNet-50 if you fetched it (`acl-teach fetch resnet50`).
+# **Why.** Real applications meet more than one model: one with a single fp16 input, one with batch gears, one with
+# two inputs, one downloaded from elsewhere with fp32 input and logits out. Code that hard-codes "input 0 is
+# 301,056 bytes of fp16" breaks on each of them. The advice from the field is to query the model through the API
+# and let the code follow — the learner's own notes include a `PrintModelDesc` helper that prints every
+# `acl.mdl.get_*` for whatever model is loaded. Comparing models side by side is the quickest way to see which
+# values change and which rules stay ([model execution](https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/acldevg/aclpythondevg_0032.html)).
+#
+# **You will be able to:** read any model's desc with a generic helper, compare the default, dynamic-batch and
+# two-input models (and ResNet-50 if you fetched it), explore them in the `DescExplorer` and `DimsView` widgets,
+# and answer questions about a model from its desc alone.
+
+# %% [markdown] tags=["lang:zh"]
+# # 12 · 在多个模型上使用模型描述浏览器
+# **为什么。** 实际应用遇到的模型不止一个：有单个 fp16 输入的，有 Batch 档位的，有两个输入的，还有从别处下载的 fp32 输入、输出 logits 的。
+# 把“输入 0 是 301,056 字节的 fp16”写死的代码，遇到其中任何一个都会出错。实践者的建议是通过 API 查询模型，让代码跟着模型走——那位学习者的笔记里
+# 就有一个 `PrintModelDesc` 函数，对任何已加载的模型打印所有 `acl.mdl.get_*` 的值。把几个模型并排比较，是看清哪些值会变、哪些规则不变的最快方法
+# （[模型执行](https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/acldevg/aclpythondevg_0032.html)）。
+#
+# **学完本节你将能够：** 用一个通用函数读取任何模型的描述，比较默认模型、动态 Batch 模型和双输入模型（如果下载了，还有 ResNet-50），在
+# `DescExplorer` 和 `DimsView` 控件中浏览它们，并仅凭模型描述回答关于模型的问题。
 
 # %%
 from acl_teach import lab
 acl = lab.setup()          # real pyACL on an Ascend machine, else the simulator registered as `acl`
 import acl_teach as at     # the step API: one function per documented step
 import numpy as np
+from acl_teach.lab import check_ret
+
+# %% [markdown] tags=["lang:en"]
+# ## Three (or four) models
+# The two-input model is built in the cell with `onnx.helper` (inputs `image` and `mask`, outputs their sum and
+# product) and converted by `at.models.convert` with `--input_fp16_nodes=mask`, so its two inputs differ in data
+# type. If `acl-teach fetch resnet50` has run, the quick-start ResNet-50 joins: fp32 input `actual_input_1` of
+# 602,112 bytes, 1000 logits out.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 三个（或四个）模型
+# 双输入模型在单元格中用 `onnx.helper` 构造（输入 `image` 和 `mask`，输出两者之和与之积），由 `at.models.convert` 以 `--input_fp16_nodes=mask`
+# 转换，因此两个输入的数据类型不同。如果执行过 `acl-teach fetch resnet50`，快速入门样例的 ResNet-50 也会加入：fp32 输入 `actual_input_1`，602,112
+# 字节，输出 1000 个 logits。
 
 # %%
 import onnx, os, tempfile
@@ -26,27 +58,92 @@ if at.models.fetched_resnet50():
     models["resnet50"] = at.models.best_om()
 print(list(models))
 
+# %% [markdown] tags=["lang:en"]
+# ## A generic `print_model_desc`
+# In the spirit of the learner's `PrintModelDesc`: one function for any loaded model, built only from getters —
+# [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html), [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html),
+# [`acl.mdl.get_input_data_type`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0217.html), [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html), [`acl.mdl.get_output_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0212.html),
+# [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs), and the gears from [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html).
+# The models are loaded by the step API; the function takes their desc handles.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 通用的 `print_model_desc`
+# 仿照那位学习者的 `PrintModelDesc`：一个适用于任何已加载模型的函数，只用查询类接口——[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
+# [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html)、
+# [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html)、[`acl.mdl.get_input_data_type`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0217.html)、
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html)、
+# [`acl.mdl.get_output_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0212.html)、[`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)，以及用
+# [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html) 查询档位。模型由分步 API 加载，函数接收它们的模型描述句柄。
+
 # %%
 at.init(); res = at.request_resources(0)
 loaded = {name: at.load_model(path) for name, path in models.items()}
 descs = {name: at.query_desc(m) for name, m in loaded.items()}
+
+def print_model_desc(desc):
+    for i in range(acl.mdl.get_num_inputs(desc)):
+        dims, ret = acl.mdl.get_input_dims(desc, i)
+        check_ret("acl.mdl.get_input_dims", ret)
+        print(f"  in  {i}: {acl.mdl.get_input_name_by_index(desc, i):26s} {str(dims['dims']):18s} "
+              f"type {acl.mdl.get_input_data_type(desc, i)}  {acl.mdl.get_input_size_by_index(desc, i)} bytes")
+    for i in range(acl.mdl.get_num_outputs(desc)):
+        dims, ret = acl.mdl.get_output_dims(desc, i)
+        check_ret("acl.mdl.get_output_dims", ret)
+        print(f"  out {i}: {acl.mdl.get_output_name_by_index(desc, i):26s} {str(dims['dims']):18s} "
+              f"{acl.mdl.get_output_size_by_index(desc, i)} bytes")
+    gears, ret = acl.mdl.get_dynamic_batch(desc)
+    check_ret("acl.mdl.get_dynamic_batch", ret)
+    if gears.get("batchCount"):
+        print("  batch gears:", gears["batch"])
+
 for name, d in descs.items():
     print(f"== {name}")
-    print(d.table())
+    print_model_desc(d.model_desc)
+
+# %% [markdown] tags=["lang:en"]
+# ## Exploring them
+# `DescExplorer` takes one `Desc` or a dict of them: pick a model, then an input or output, and it shows each value
+# with the call that produced it. Below it opens on input 1 of the two-input model — fp16 because of
+# `--input_fp16_nodes=mask`, so 16 bytes where input 0 has 32. `DimsView` draws the dims of the dynamic-batch model,
+# `-1` where the gear goes.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 浏览它们
+# `DescExplorer` 接收一个 `Desc` 或它们组成的字典：先选模型，再选输入或输出，它会显示每个值以及产生该值的接口。下面它打开双输入模型的输入 1——
+# 由于 `--input_fp16_nodes=mask`，它是 fp16，所以是 16 字节，而输入 0 是 32 字节。`DimsView` 画出动态 Batch 模型的维度，档位所在处为 `-1`。
 
 # %%
 from acl_teach.widgets import DescExplorer, DimsView
-explorer = DescExplorer(descs["two inputs"])
+explorer = DescExplorer(descs)          # every loaded model: pick a model, then an input or output
+explorer.model.value = "two inputs"
 explorer.choice.value = ("input", 1)
-print(explorer)
 explorer
 
 # %%
 DimsView(descs["dynamic batch"])
 
-# %% [markdown]
+# %% [markdown] tags=["lang:en"]
+# ## What changes and what stays
+# Names, counts, data types, dims and sizes change from model to model; the rules do not: size = product of dims ×
+# bytes per element (largest gear for dynamic models), one buffer per input in index order, the hidden
+# `ascend_mbatch_shape_data` input for gears, output names `op:edge:outputname` for ONNX. Code written against the
+# rules — like `print_model_desc`, or the step API's `build_dataset` — works for all four.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 哪些会变，哪些不变
+# 名称、个数、数据类型、维度和大小随模型而变；规则不变：大小 = 各维度之积 × 每个元素的字节数（动态模型按最大档位），每个输入一个缓冲并按索引
+# 顺序排列，有档位时多出隐藏输入 `ascend_mbatch_shape_data`，ONNX 模型的输出名称为 `op:edge:outputname`。按规则而不是按某个模型写出的代码——
+# 比如 `print_model_desc`，或分步 API 的 `build_dataset`——对四个模型都适用。
+
+# %% [markdown] tags=["lang:en"]
 # ## Exercise
 # Read the two-input model's desc: how many inputs and outputs, and how many bytes is input 0?
+
+# %% [markdown] tags=["lang:zh"]
+# ## 练习
+# 读双输入模型的描述：有几个输入、几个输出？输入 0 有多少字节？
 
 # %%
 print(lab.check_desc_answer({"inputs": 2, "outputs": 2, "input_bytes": 16}, descs["two inputs"]))
@@ -57,3 +154,33 @@ for name in loaded:
     at.unload_model(loaded[name], descs[name])
 at.release_resources(res); at.finalize()
 print(lab.ledger_summary())
+
+# %% [markdown] tags=["lang:en"]
+# ## Summary
+# * Query, don't hard-code: a handful of getters describe any model, and code built on them follows the model.
+# * The dynamic-batch model shows `-1`, the largest gear's sizes and the extra `ascend_mbatch_shape_data` input;
+#   `--input_fp16_nodes` changes one input's data type and size; a fetched ResNet-50 takes fp32 and gives logits.
+# * `DescExplorer` labels each value with the pyACL call that produced it.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 小结
+# * 查询，而不是写死：几个查询接口就能描述任何模型，基于它们写的代码会跟着模型走。
+# * 动态 Batch 模型显示 `-1`、最大档位的大小和多出来的 `ascend_mbatch_shape_data` 输入；`--input_fp16_nodes` 会改变某个输入的数据类型和大小；
+#   下载的 ResNet-50 输入 fp32、输出 logits。
+# * `DescExplorer` 为每个值标明产生它的 pyACL 调用。
+
+# %% [markdown] tags=["lang:en"]
+# ## Check your understanding
+# 1. Input 0 of the two-input model is 32 bytes and input 1 is 16. Why?
+# 2. How many inputs does the dynamic-batch model report, and what is the second one for?
+# 3. Which getter would tell you that a downloaded model wants fp32 rather than fp16 input?
+#
+# **Next →** [13_capstone](13_capstone.ipynb)
+
+# %% [markdown] tags=["lang:zh"]
+# ## 自测题
+# 1. 双输入模型的输入 0 是 32 字节，输入 1 是 16 字节。为什么？
+# 2. 动态 Batch 模型报告几个输入？第二个输入是做什么的？
+# 3. 哪个查询接口能告诉你下载的模型需要 fp32 而不是 fp16 输入？
+#
+# **下一节 →** [13_capstone](13_capstone.ipynb)

@@ -1,0 +1,486 @@
+"""What every notebook must be, in both editions, checked on the stored notebooks and their sources.
+
+* Depth: a why-first opening (the reason, from the official guide and the learners' questions, before what
+  you will be able to do), a summary (小结), 3-5 check-your-understanding questions, a "next" link to the
+  next notebook, at least 400 English words of prose (600 CJK characters in the Chinese edition).
+* Sources: every pyACL call a code cell makes is linked to its official API page (only pages the reference
+  gives; the pyACL API index where it gives none) in prose before that call is first used, or just after.
+* Honesty: a prose cell that quotes a code the reference marks UNCONFIRMED, or the simulator's 0xCD fill,
+  says it is the simulator's choice ("simulator:" / "模拟器：").
+* pyACL's return shapes, as the reference states them (bare ret; (outputs…, ret); a bare value for creators
+  and getters; the odd (dataset, ret) of add_dataset_buffer), hold on the simulator for every acl call the
+  notebooks make, and raw cells never throw a ret away.
+"""
+import ast
+import glob
+import os
+import re
+
+import nbformat
+import numpy as np
+import pytest
+
+from helpers import ROOT
+
+NB = os.path.join(ROOT, "notebooks")
+FOLDERS = {"en": NB, "zh": os.path.join(NB, "zh")}
+SOURCES = sorted(glob.glob(os.path.join(NB, "src", "[0-9][0-9]_*.py")))
+NAMES = [os.path.basename(p)[:-3] for p in SOURCES]
+
+# -- the official pages (from the reference's pyACL API notes; zh/en and version as given there) ---------------------
+_Z800 = "https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/"
+_E800 = "https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/"
+_CE = "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/{}/apiref/appdevgapi/"
+_Z850 = "https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/"
+_LATEST = "https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/"
+#: the pyACL API reference index (pyACL's public docs in hicann/runtime, named by the reference): for calls without a page
+API_INDEX = "https://github.com/hicann/runtime/tree/HEAD/python/docs"
+API_PAGES = {
+    "acl.init": _CE.format("80RC3alpha003") + "aclpythondevg_01_0004.html",
+    "acl.finalize": _Z800 + "aclpythondevg_01_0006.html",
+    "acl.rt.set_device": _CE.format("80RC3alpha001") + "aclpythondevg_01_0058.html",
+    "acl.rt.reset_device": _CE.format("80RC3alpha001") + "aclpythondevg_01_0060.html",
+    "acl.rt.get_run_mode": _CE.format("80RC3alpha001") + "aclpythondevg_01_0062.html",
+    "acl.rt.create_context": _E800 + "aclpythondevg_01_0075.html",
+    "acl.rt.destroy_context": _Z800 + "aclpythondevg_01_0073.html",
+    "acl.rt.set_context": _CE.format("80RC3alpha003") + "aclpythondevg_01_0074.html",
+    "acl.rt.get_context": _Z800 + "aclpythondevg_01_0075.html",
+    "acl.rt.destroy_stream": _Z800 + "aclpythondevg_01_0081.html",
+    "acl.rt.synchronize_stream": _Z800 + "aclpythondevg_01_0087.html",
+    "acl.rt.malloc": _CE.format("80RC3alpha001") + "aclpythondevg_01_0110.html",
+    "acl.rt.malloc_host": _Z800 + "aclpythondevg_01_0116.html",
+    "acl.rt.memset": _Z800 + "aclpythondevg_01_0118.html",
+    "acl.rt.memcpy": _Z800 + "aclpythondevg_01_0120.html",
+    "acl.rt.memcpy_async": "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/"
+                           "appdevgapi/aclpythondevg_01_0121.html",
+    "acl.rt.get_mem_info": _Z800 + "aclpythondevg_01_0114.html",
+    "acl.rt.subscribe_report": _Z800 + "aclpythondevg_01_0103.html",
+    "acl.rt.launch_callback": _CE.format("80RC3alpha001") + "aclpythondevg_01_0105.html",
+    "acl.rt.process_report": _Z800 + "aclpythondevg_01_0106.html",
+    "acl.util.start_thread": _Z850 + "aclpythondevg_01_0058.html",
+    "acl.util.stop_thread": "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha003/API/"
+                            "appdevgapi/aclpythondevg_01_0059.html",
+    "acl.util.bytes_to_ptr": _Z850 + "aclpythondevg_01_0055.html",
+    "acl.util.ptr_to_bytes": _Z850 + "aclpythondevg_01_0056.html",
+    "acl.util.ptr_to_numpy": _CE.format("80RC3alpha003") + "aclpythondevg_01_0054.html",
+    "acl.util.numpy_to_ptr": "https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/runtimeapi/"
+                             "aclpythondevg_01_0052.html",
+    "acl.mdl.load_from_file": _E800 + "aclpythondevg_01_0147.html",
+    "acl.mdl.load_from_mem": _CE.format("80RC3alpha002") + "aclpythondevg_01_0140.html",
+    "acl.mdl.load_from_file_with_mem": _Z800 + "aclpythondevg_01_0141.html",
+    "acl.mdl.query_size": _LATEST + "aclpythondevg_01_0149.html",
+    "acl.mdl.get_input_dims": _Z800 + "aclpythondevg_01_0201.html",
+    "acl.mdl.get_input_dims_v2": "https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/"
+                                 "aclpythondevg_01_0202.html",
+    "acl.mdl.get_output_dims": _E800 + "aclpythondevg_01_0212.html",
+    "acl.mdl.get_cur_output_dims": _LATEST + "aclpythondevg_01_0214.html",
+    "acl.mdl.get_input_name_by_index": _Z800 + "aclpythondevg_01_0204.html",
+    "acl.mdl.get_output_name_by_index": _Z800 + "aclpythondevg_01_0205.html",
+    "acl.mdl.get_input_index_by_name": _CE.format("80RC3alpha001") + "aclpythondevg_01_0210.html",
+    "acl.mdl.get_input_format": _E800 + "aclpythondevg_01_0215.html",
+    "acl.mdl.get_input_data_type": _E800 + "aclpythondevg_01_0217.html",
+    "acl.mdl.get_dynamic_batch": _CE.format("81RC1alpha002") + "aclpythondevg_01_0212.html",
+    "acl.mdl.get_dynamic_hw": _Z800 + "aclpythondevg_01_0213.html",
+    "acl.mdl.get_input_dynamic_gear_count": _Z800 + "aclpythondevg_01_0216.html",
+    "acl.mdl.get_input_dynamic_dims": _CE.format("80RC2alpha002") + "aclpythondevg_01_0217.html",
+    "acl.mdl.set_dynamic_batch_size": _CE.format("80RC3alpha002") + "aclpythondevg_01_0151.html",
+    "acl.mdl.set_dynamic_hw_size": _Z800 + "aclpythondevg_01_0152.html",
+    "acl.mdl.add_dataset_buffer": _Z800 + "aclpythondevg_01_0188.html",
+    "acl.mdl.execute": _LATEST + "aclpythondevg_01_0145.html",
+    "acl.mdl.execute_async": _CE.format("80RC3alpha001") + "aclpythondevg_01_0147.html",
+    "acl.create_data_buffer": _CE.format("80RC3alpha002") + "aclpythondevg_01_0016.html",
+    "acl.get_data_buffer_size_v2": _CE.format("80RC3alpha002") + "aclpythondevg_01_0020.html",
+    "acl.update_data_buffer": "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/"
+                              "appdevgapi/aclpythondevg_01_0021.html",
+    "acl.create_tensor_desc": _CE.format("81RC1alpha001") + "aclpythondevg_01_0013.html",
+    "acl.op.execute_v2": _Z800 + "aclpythondevg_01_0776.html",
+    "acl.op.cast": _CE.format("80RC3alpha001") + "aclpythondevg_01_0779.html",
+}
+#: other official pages the reference and the seed documents give (guides, not API pages)
+GUIDE_PAGES = {
+    # the aclError classes (C API page)
+    "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html",
+    # 模型执行 (seed 000), the pyACL call flow and the run-mode / data-transfer guide (peers survey)
+    "https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/acldevg/aclpythondevg_0032.html",
+    "https://www.hiascend.com/doc_center/source/zh/canncommercial/700/inferapplicationdev/aclpythondevg/"
+    "aclpythondevg_0005.html",
+    "https://www.hiascend.com/document/detail/en/canncommercial/800/appdevg/aclpythondevg/aclpythondevg_0010.html",
+    "https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/"
+    "aclpythondevg_0125.html",
+    # 转换模型 for the Atlas 200I DK A2 (seed 002)
+    "https://www.hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/"
+    "tmuacop/tmuacop_0001.html",
+    # CANN 文档速递 09 (seed 004)
+    "https://www.hiascend.com/developer/techArticles/20220527-4",
+}
+ALLOWED_URLS = set(API_PAGES.values()) | GUIDE_PAGES | {API_INDEX}
+
+# -- the return shapes the reference states (section 1.3 and the tables of section 2) ---------------------------------
+RET = {"acl.init", "acl.finalize", "acl.rt.set_device", "acl.rt.reset_device", "acl.rt.destroy_context",
+       "acl.rt.set_context", "acl.rt.destroy_stream", "acl.rt.synchronize_stream", "acl.rt.free", "acl.rt.free_host",
+       "acl.rt.memset", "acl.rt.memcpy", "acl.rt.memcpy_async", "acl.rt.subscribe_report", "acl.rt.launch_callback",
+       "acl.rt.process_report", "acl.rt.unsubscribe_report", "acl.util.stop_thread", "acl.mdl.unload",
+       "acl.mdl.get_desc", "acl.mdl.destroy_desc", "acl.mdl.destroy_dataset", "acl.destroy_data_buffer",
+       "acl.update_data_buffer", "acl.mdl.execute", "acl.mdl.execute_async", "acl.mdl.set_dynamic_batch_size",
+       "acl.mdl.set_dynamic_hw_size", "acl.op.set_model_dir", "acl.op.set_attr_int", "acl.op.execute_v2",
+       "acl.op.cast"}
+TUPLE = {"acl.rt.get_run_mode": 2, "acl.rt.create_context": 2, "acl.rt.get_context": 2, "acl.rt.create_stream": 2,
+         "acl.rt.malloc": 2, "acl.rt.malloc_host": 2, "acl.rt.get_mem_info": 3, "acl.util.start_thread": 2,
+         "acl.mdl.load_from_file": 2, "acl.mdl.load_from_mem": 2, "acl.mdl.load_from_file_with_mem": 2,
+         "acl.mdl.query_size": 3, "acl.mdl.get_input_dims": 2, "acl.mdl.get_input_dims_v2": 2,
+         "acl.mdl.get_output_dims": 2, "acl.mdl.get_cur_output_dims": 2, "acl.mdl.get_input_index_by_name": 2,
+         "acl.mdl.get_output_index_by_name": 2, "acl.mdl.get_dynamic_batch": 2, "acl.mdl.get_dynamic_hw": 2,
+         "acl.mdl.get_input_dynamic_gear_count": 2, "acl.mdl.get_input_dynamic_dims": 2, "acl.get_version": 4}
+ODD = {"acl.mdl.add_dataset_buffer"}  # (dataset, ret): the dataset it was given, then ret
+VALUE = {"acl.mdl.create_desc": int, "acl.mdl.create_dataset": int, "acl.create_data_buffer": int,
+         "acl.mdl.get_num_inputs": int, "acl.mdl.get_num_outputs": int, "acl.mdl.get_input_size_by_index": int,
+         "acl.mdl.get_output_size_by_index": int, "acl.mdl.get_input_name_by_index": str,
+         "acl.mdl.get_output_name_by_index": str, "acl.mdl.get_input_format": int, "acl.mdl.get_output_format": int,
+         "acl.mdl.get_input_data_type": int, "acl.mdl.get_output_data_type": int, "acl.mdl.get_dataset_buffer": int,
+         "acl.mdl.get_dataset_num_buffers": int, "acl.get_data_buffer_addr": int, "acl.get_data_buffer_size_v2": int,
+         "acl.util.bytes_to_ptr": int, "acl.util.numpy_to_ptr": int, "acl.util.ptr_to_bytes": bytes,
+         "acl.util.ptr_to_numpy": np.ndarray, "acl.create_tensor_desc": int, "acl.op.create_attr": int,
+         "acl.get_soc_name": str, "acl.get_recent_err_msg": str}
+NONE = {"acl.destroy_tensor_desc", "acl.op.destroy_attr"}
+SHAPED = RET | set(TUPLE) | ODD | set(VALUE) | NONE
+CALL = re.compile(r"\bacl\.(?:(?:rt|mdl|op|util)\.)?[a-z_0-9]+(?=\()")
+UNCONFIRMED_CODES = ("145003", "100013", "100017", "145013")
+LABEL = {"en": "simulator:", "zh": "模拟器："}
+MARK = {"en": {"why": "**Why", "will": "**You will", "summary": "## Summary", "questions": "## Check your understanding",
+               "next": "**Next →**"},
+        "zh": {"why": "**为什么", "will": "**学完本节", "summary": "## 小结", "questions": "## 自测题",
+               "next": "**下一节 →**"}}
+EXEMPT_DISCARD = {("07_results_top5", "acl.op.execute_v2")}  # 07's operator cell is owned by the op-model work
+
+
+def _editions():
+    return [(name, lang) for name in NAMES for lang in FOLDERS]
+
+
+def _read(name, lang):
+    return nbformat.read(os.path.join(FOLDERS[lang], f"{name}.ipynb"), as_version=4)
+
+
+def _md(nb):
+    return [c.source for c in nb.cells if c.cell_type == "markdown"]
+
+
+def _prose(text):
+    """Markdown without fenced code, inline code, URLs and table rules."""
+    text = re.sub(r"```.*?```", " ", text, flags=re.S)
+    text = re.sub(r"`[^`]*`", " ", text)
+    text = re.sub(r"\]\([^)]*\)", "] ", text)
+    text = re.sub(r"https?://\S+", " ", text)
+    return re.sub(r"\|[-: |]+\|", " ", text)
+
+
+def prose_size(nb, lang):
+    """English words, or CJK characters in the Chinese edition."""
+    text = _prose("\n".join(_md(nb)))
+    if lang == "zh":
+        return len(re.findall(r"[\u3400-\u9fff]", text))
+    return len(re.findall(r"[A-Za-z][A-Za-z'’-]*", text))
+
+
+def calls_in(source):
+    return CALL.findall(source)
+
+
+@pytest.mark.parametrize("name,lang", _editions())
+def test_why_first_opening(name, lang):
+    first = _md(_read(name, lang))[0]
+    why, will = first.find(MARK[lang]["why"]), first.find(MARK[lang]["will"])
+    assert first.startswith("# ") and 0 < why < will, \
+        f"{name} ({lang}): the first cell is the title, then {MARK[lang]['why']}…, then {MARK[lang]['will']}…"
+
+
+@pytest.mark.parametrize("name,lang", _editions())
+def test_summary_questions_and_next_link(name, lang):
+    cells = _md(_read(name, lang))
+    assert any(c.startswith(MARK[lang]["summary"]) for c in cells), f"{name} ({lang}) has no summary"
+    quiz = [c for c in cells if c.startswith(MARK[lang]["questions"])]
+    assert len(quiz) == 1, f"{name} ({lang}): one '{MARK[lang]['questions']}' cell"
+    questions = re.findall(r"^\d+\. ", quiz[0], flags=re.M)
+    assert 3 <= len(questions) <= 5, f"{name} ({lang}): {len(questions)} questions; 3 to 5"
+    i = NAMES.index(name)
+    want = NAMES[i + 1] if i + 1 < len(NAMES) else NAMES[0]
+    link = re.search(re.escape(MARK[lang]["next"]) + r" \[[^\]]+\]\(([^)]+)\)", "\n".join(cells))
+    assert link and link.group(1) == f"{want}.ipynb", f"{name} ({lang}): '{MARK[lang]['next']} [..]({want}.ipynb)'"
+    assert os.path.isfile(os.path.join(FOLDERS[lang], link.group(1)))
+
+
+@pytest.mark.parametrize("name,lang", _editions())
+def test_enough_prose(name, lang):
+    size, floor = prose_size(_read(name, lang), lang), {"en": 400, "zh": 600}[lang]
+    assert size >= floor, f"{name} ({lang}): {size} {'CJK characters' if lang == 'zh' else 'words'} of prose; " \
+        f"at least {floor}"
+
+
+@pytest.mark.parametrize("name,lang", _editions())
+def test_doc_links_are_the_reference_pages(name, lang):
+    text = "\n".join(_md(_read(name, lang)))
+    assert "](" + "[" not in text, f"{name} ({lang}) has a link nested in a link target"
+    urls = re.findall(r"\((https?://(?:www\.hiascend\.com|github\.com/hicann)[^)\s]*)\)", text)
+    assert any("hiascend.com" in u for u in urls), f"{name} ({lang}) links no official page"
+    invented = sorted(set(urls) - ALLOWED_URLS)
+    assert not invented, f"{name} ({lang}) links pages the reference does not give: {invented}"
+
+
+@pytest.mark.parametrize("name,lang", _editions())
+def test_each_pyacl_call_is_linked_where_it_is_first_used(name, lang):
+    """The link sits in a prose cell before the first code cell that makes the call, or right after it."""
+    cells = _read(name, lang).cells
+    missing = []
+    for i, cell in enumerate(cells):
+        if cell.cell_type != "code":
+            continue
+        for api in dict.fromkeys(calls_in(cell.source)):
+            if any(api in calls_in(c.source) for c in cells[:i] if c.cell_type == "code"):
+                continue
+            link = f"[`{api}`]({API_PAGES.get(api, API_INDEX)})"
+            nearby = [c.source for c in cells[:i] if c.cell_type == "markdown"]
+            nearby += [c.source for c in cells[i + 1:i + 2] if c.cell_type == "markdown"]
+            if not any(link in text for text in nearby):
+                missing.append(link)
+    assert not missing, f"{name} ({lang}): link each call at its first use: {missing}"
+
+
+@pytest.mark.parametrize("name,lang", _editions())
+def test_simulator_choices_are_labelled(name, lang):
+    for text in _md(_read(name, lang)):
+        quoted = [c for c in UNCONFIRMED_CODES if c in text] + (["0xCD"] if re.search(r"0x[cC][dD]", text) else [])
+        assert not quoted or LABEL[lang] in text, \
+            f"{name} ({lang}): a prose cell quotes {quoted} without saying it is the simulator's choice " \
+            f"('{LABEL[lang]}'):\n{text[:200]}"
+
+
+def test_every_call_the_notebooks_make_has_a_known_return_shape():
+    used = {api for path in SOURCES for api in calls_in(open(path, encoding="utf-8").read())}
+    unknown = sorted(used - SHAPED)
+    assert not unknown, f"classify these calls by the reference's return-shape rules in this test: {unknown}"
+
+
+def _discarded(tree):
+    """Calls whose ret is thrown away: a bare statement, or '_' where ret lands."""
+    found = []
+    for node in ast.walk(tree):
+        call = None
+        if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call):
+            call = node.value
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            target = node.targets[0]
+            last = target.elts[-1] if isinstance(target, ast.Tuple) else target
+            if isinstance(last, ast.Name) and last.id == "_":
+                call = node.value
+        if call is not None:
+            api = ast.unparse(call.func)
+            if api in RET or api in TUPLE or api in ODD:
+                found.append(api)
+    return found
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=NAMES)
+def test_raw_cells_never_discard_ret(path):
+    import jupytext
+    name = os.path.basename(path)[:-3]
+    bad = []
+    for cell in jupytext.read(path).cells:
+        if cell.cell_type != "code":
+            continue
+        source = "\n".join(line for line in cell.source.splitlines() if not line.lstrip().startswith(("%", "!")))
+        calls = _discarded(ast.parse(source))
+        if calls and not any((name, api) in EXEMPT_DISCARD for api in calls_in(cell.source)):
+            bad += calls
+    assert not bad, f"{name}: these calls' ret is thrown away; check it (lab.check_ret), print it, or keep it: {bad}"
+
+
+# -- the return shapes on the simulator, for every call the notebooks make --------------------------------------------
+def _scenario(acl, tmp_path):
+    """One pass through every call in SHAPED with real arguments; returns {api: what it returned (first call)}."""
+    import acl_teach as at
+    from acl_teach import models
+    seen = {}
+
+    def call(api, *args):
+        fn = acl
+        for part in api.split(".")[1:]:
+            fn = getattr(fn, part)
+        out = fn(*args)
+        seen.setdefault(api, out)
+        return out
+
+    call("acl.get_soc_name")
+    call("acl.get_version")
+    call("acl.init")
+    call("acl.rt.set_device", 0)
+    ctx, _ = call("acl.rt.create_context", 0)
+    call("acl.rt.set_context", ctx)
+    call("acl.rt.get_context")
+    call("acl.rt.get_run_mode")
+    call("acl.rt.get_mem_info", 0)
+    stream, _ = call("acl.rt.create_stream")
+    om = models.default_om()
+    work, weight, _ = call("acl.mdl.query_size", om)
+    mid, _ = call("acl.mdl.load_from_file", om)
+    data = open(om, "rb").read()
+    mid2, _ = call("acl.mdl.load_from_mem", call("acl.util.bytes_to_ptr", data), len(data))
+    wk, _ = call("acl.rt.malloc", work, 0)
+    wt, _ = call("acl.rt.malloc", weight, 0)
+    mid3, _ = call("acl.mdl.load_from_file_with_mem", om, wk, work, wt, weight)
+    desc = call("acl.mdl.create_desc")
+    call("acl.mdl.get_desc", desc, mid)
+    for api in ("acl.mdl.get_num_inputs", "acl.mdl.get_num_outputs"):
+        call(api, desc)
+    for api in ("acl.mdl.get_input_size_by_index", "acl.mdl.get_output_size_by_index", "acl.mdl.get_input_dims",
+                "acl.mdl.get_input_dims_v2", "acl.mdl.get_output_dims", "acl.mdl.get_cur_output_dims",
+                "acl.mdl.get_input_name_by_index", "acl.mdl.get_output_name_by_index", "acl.mdl.get_input_format",
+                "acl.mdl.get_output_format", "acl.mdl.get_input_data_type", "acl.mdl.get_output_data_type"):
+        call(api, desc, 0)
+    call("acl.mdl.get_input_index_by_name", desc, "data")
+    call("acl.mdl.get_output_index_by_name", desc, acl.mdl.get_output_name_by_index(desc, 0))
+    call("acl.mdl.get_dynamic_batch", desc)
+    call("acl.mdl.get_dynamic_hw", desc, -1)
+    call("acl.mdl.get_input_dynamic_gear_count", desc, -1)
+    call("acl.mdl.get_input_dynamic_dims", desc, -1, 0)
+    sets = {}
+    for kind, n, size_of in (("in", acl.mdl.get_num_inputs(desc), acl.mdl.get_input_size_by_index),
+                             ("out", acl.mdl.get_num_outputs(desc), acl.mdl.get_output_size_by_index)):
+        ds = call("acl.mdl.create_dataset")
+        for i in range(n):
+            size = size_of(desc, i)
+            ptr, _ = call("acl.rt.malloc", size, 0)
+            buf = call("acl.create_data_buffer", ptr, size)
+            assert call("acl.mdl.add_dataset_buffer", ds, buf)[0] == ds
+        sets[kind] = ds
+    buf = call("acl.mdl.get_dataset_buffer", sets["out"], 0)
+    call("acl.mdl.get_dataset_num_buffers", sets["out"])
+    out_ptr, out_size = call("acl.get_data_buffer_addr", buf), call("acl.get_data_buffer_size_v2", buf)
+    call("acl.update_data_buffer", buf, out_ptr, out_size)
+    in_ptr = acl.get_data_buffer_addr(acl.mdl.get_dataset_buffer(sets["in"], 0))
+    image = np.zeros(acl.mdl.get_input_size_by_index(desc, 0) // 2, np.float16)
+    call("acl.rt.memcpy", in_ptr, image.nbytes, call("acl.util.numpy_to_ptr", image), image.nbytes, 1)
+    call("acl.rt.memset", out_ptr, out_size, 0, out_size)
+    call("acl.rt.memcpy_async", out_ptr, out_size, out_ptr, out_size, 3, stream)
+    call("acl.mdl.execute", mid, sets["in"], sets["out"])
+    call("acl.mdl.execute_async", mid, sets["in"], sets["out"], stream)
+    call("acl.rt.synchronize_stream", stream)
+    host, _ = call("acl.rt.malloc_host", out_size)
+    acl.rt.memcpy(host, out_size, out_ptr, out_size, 2)
+    call("acl.util.ptr_to_bytes", host, out_size)
+    call("acl.util.ptr_to_numpy", host, (out_size // 4,), 11)
+    # callbacks
+    state = {"stop": False}
+
+    def loop(args):
+        acl.rt.set_context(args[0])
+        while not state["stop"]:
+            acl.rt.process_report(args[1])
+    tid, _ = call("acl.util.start_thread", loop, [ctx, 20])
+    call("acl.rt.subscribe_report", tid, stream)
+    call("acl.rt.launch_callback", lambda data: None, ["user data"], 1, stream)
+    call("acl.rt.synchronize_stream", stream)
+    call("acl.rt.unsubscribe_report", tid, stream)
+    state["stop"] = True
+    call("acl.util.stop_thread", tid)
+    call("acl.rt.process_report", 1)
+    # single operators
+    call("acl.op.set_model_dir", models.op_model_dir())
+    f32 = call("acl.create_tensor_desc", 0, [1000], 2)
+    f16 = acl.create_tensor_desc(1, [1000], 2)
+    i32 = acl.create_tensor_desc(3, [1], 2)
+    half, _ = acl.rt.malloc(2000, 0)
+    idx, _ = acl.rt.malloc(4, 0)
+    half_buf, idx_buf = acl.create_data_buffer(half, 2000), acl.create_data_buffer(idx, 4)
+    call("acl.op.cast", f32, buf, f16, half_buf, 0, stream)
+    attr = call("acl.op.create_attr")
+    call("acl.op.set_attr_int", attr, "dimension", 0)
+    call("acl.op.execute_v2", "ArgMaxD", [f16], [half_buf], [i32], [idx_buf], attr, stream)
+    acl.rt.synchronize_stream(stream)
+    call("acl.op.destroy_attr", attr)
+    for t in (f32, f16, i32):
+        call("acl.destroy_tensor_desc", t)
+    for b, p in ((half_buf, half), (idx_buf, idx)):
+        call("acl.destroy_data_buffer", b)
+        call("acl.rt.free", p)
+    call("acl.get_recent_err_msg")
+    # release
+    call("acl.rt.free_host", host)
+    for ds in sets.values():
+        for i in range(acl.mdl.get_dataset_num_buffers(ds)):
+            b = acl.mdl.get_dataset_buffer(ds, i)
+            acl.rt.free(acl.get_data_buffer_addr(b))
+            acl.destroy_data_buffer(b)
+        call("acl.mdl.destroy_dataset", ds)
+    for m in (mid, mid2, mid3):
+        call("acl.mdl.unload", m)
+    call("acl.rt.free", wk)
+    acl.rt.free(wt)
+    call("acl.mdl.destroy_desc", desc)
+    call("acl.rt.destroy_stream", stream)
+    call("acl.rt.destroy_context", ctx)
+    call("acl.rt.reset_device", 0)
+    call("acl.finalize")
+    # dynamic shapes, on the dynamic-batch model and a dynamic-image-size one
+    from helpers import make_onnx
+    hw_om = models.convert(make_onnx(tmp_path / "hw.onnx", dynamic="hw"),
+                           ["--input_shape=a:1,1,-1,-1;b:1,1,-1,-1", "--dynamic_image_size=2,2;4,4"], "shape_hw")
+    acl.init()
+    acl.rt.set_device(0)
+    for om_path, api, extra in ((models.dynamic_batch_om(), "acl.mdl.set_dynamic_batch_size", (2,)),
+                                (hw_om, "acl.mdl.set_dynamic_hw_size", (2, 2))):
+        mid, _ = acl.mdl.load_from_file(om_path)
+        desc = acl.mdl.create_desc()
+        acl.mdl.get_desc(desc, mid)
+        ds = acl.mdl.create_dataset()
+        ptrs = []
+        for i in range(acl.mdl.get_num_inputs(desc)):
+            size = acl.mdl.get_input_size_by_index(desc, i)
+            ptr, _ = acl.rt.malloc(size, 0)
+            ptrs.append((ptr, acl.create_data_buffer(ptr, size)))
+            acl.mdl.add_dataset_buffer(ds, ptrs[-1][1])
+        index, _ = acl.mdl.get_input_index_by_name(desc, "ascend_mbatch_shape_data")
+        assert call(api, mid, ds, index, *extra) == 0
+        for ptr, b in ptrs:
+            acl.destroy_data_buffer(b)
+            acl.rt.free(ptr)
+        acl.mdl.destroy_dataset(ds)
+        acl.mdl.unload(mid)
+        acl.mdl.destroy_desc(desc)
+    acl.rt.reset_device(0)
+    acl.finalize()
+    return seen
+
+
+def test_return_shapes_on_the_simulator_follow_the_reference(acl, tmp_path):
+    import acl_teach as at
+    at.use("sim")
+    seen = _scenario(acl, tmp_path)
+    assert set(seen) == SHAPED, f"the scenario misses {sorted(SHAPED - set(seen))}"
+    wrong = []
+    for api, out in seen.items():
+        if api in RET:
+            ok = type(out) is int
+        elif api in TUPLE:
+            ok = isinstance(out, tuple) and len(out) == TUPLE[api] and type(out[-1]) is int
+        elif api in ODD:
+            ok = isinstance(out, tuple) and len(out) == 2 and type(out[0]) is int and type(out[1]) is int
+        elif api in NONE:
+            ok = out is None
+        else:
+            ok = not isinstance(out, tuple) and isinstance(out, VALUE[api])
+        if not ok:
+            wrong.append(f"{api} -> {out!r:.60}")
+    assert not wrong, "return shapes differ from the reference: " + "; ".join(wrong)
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=NAMES)
+def test_the_editions_stay_parallel(path):
+    """Each English prose cell is followed by its Chinese counterpart, so an edit to one shows where the other goes."""
+    import jupytext
+    langs = [next((t for t in c.metadata.get("tags", []) if t.startswith("lang:")), "")
+             for c in jupytext.read(path).cells]
+    for i, lang in enumerate(langs):
+        if lang == "lang:en":
+            assert i + 1 < len(langs) and langs[i + 1] == "lang:zh", f"cell {i}: a lang:en cell without a lang:zh after it"
+        elif lang == "lang:zh":
+            assert i > 0 and langs[i - 1] == "lang:en", f"cell {i}: a lang:zh cell without a lang:en before it"
