@@ -14,11 +14,17 @@ _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SKIP_PREFIXES = (_PACKAGE_DIR, os.path.dirname(threading.__file__))
 
 
-def _notebook_cell() -> Optional[int]:
-    """The running IPython cell number, when inside IPython."""
+def _notebook_cell(filename: str) -> Optional[int]:
+    """The In[N] number of the cell compiled as ``filename`` (IPython's own map, as its tracebacks use)."""
     ip = sys.modules.get("IPython")
     shell = ip.get_ipython() if ip is not None and hasattr(ip, "get_ipython") else None
-    return getattr(shell, "execution_count", None) if shell is not None else None
+    if shell is None:
+        return None
+    mapped = getattr(getattr(shell, "compile", None), "_filename_map", {}).get(filename)
+    if mapped is not None:
+        return mapped
+    count = getattr(shell, "execution_count", None)  # already N+1 while cell N runs
+    return count - 1 if count else None
 
 
 def origin() -> str:
@@ -33,7 +39,7 @@ def origin() -> str:
         return "<unknown>"
     name = frame.f_code.co_filename
     if "ipykernel_" in name or name.startswith("<ipython-input"):
-        cell = _notebook_cell()
+        cell = _notebook_cell(name)
         return f"cell In[{cell}], line {frame.f_lineno}" if cell else f"notebook line {frame.f_lineno}"
     return f"{os.path.basename(name)}:{frame.f_lineno}"
 
