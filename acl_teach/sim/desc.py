@@ -117,13 +117,20 @@ def _dims(api: str, model_desc: int, which: str, index: int, key: str = "dims") 
 
 @binding("acl.mdl.get_input_dims", "kk")
 def get_input_dims(api, model_desc, index):
-    """({'name', 'dimCount', 'dims'}, ret) of input ``index``; dynamic dims are -1."""
+    """({'name', 'dimCount', 'dims'}, ret) of input ``index``; dynamic dims are -1.
+
+    An AIPP input reports [n, h, w, c] of its image (c = 3 for YUV420SP/RGB888: UNCONFIRMED), while
+    get_input_dims_v2 reports the buffer's shape ([n, h*3/2, w, 1] for YUV420SP, product = size).
+    """
+    entry = _entry(model_desc, "inputs", index)
+    if entry is not None and entry.get("aipp"):
+        return _dims_dict(entry["name"], entry["aipp"]["dims"]), 0
     return _dims(api, model_desc, "inputs", index)
 
 
 @binding("acl.mdl.get_input_dims_v2", "kk")
 def get_input_dims_v2(api, model_desc, index):
-    """Same as get_input_dims for models without AIPP (the simulator's ATC has no AIPP)."""
+    """Same as get_input_dims without AIPP; for an AIPP input the buffer's shape (see get_input_dims)."""
     return _dims(api, model_desc, "inputs", index)
 
 

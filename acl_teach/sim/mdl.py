@@ -1,4 +1,4 @@
-"""``acl.mdl``: the model namespace — load, desc, datasets, execute, dynamic gears."""
+"""``acl.mdl``: the model namespace — load, desc, datasets, execute, dynamic gears, AIPP."""
 from .dataset import add_dataset_buffer, create_dataset, destroy_dataset, get_dataset_buffer, \
     get_dataset_num_buffers
 from .desc import (create_desc, destroy_desc, get_cur_output_dims, get_desc, get_dynamic_batch, get_dynamic_hw,
@@ -10,5 +10,11 @@ from .desc import (create_desc, destroy_desc, get_cur_output_dims, get_desc, get
 from .execute import execute, execute_async, set_dynamic_batch_size, set_dynamic_hw_size
 from .model import (load_from_file, load_from_file_with_mem, load_from_mem, load_from_mem_with_mem, query_size,
                     query_size_from_mem, unload)
+from .aipp import get_aipp_type, get_first_aipp_info  # noqa: F401  (static AIPP queries)
+from .aipp_dynamic import (create_aipp, destroy_aipp, get_aipp_data_size, set_aipp_ax_swap_switch,  # noqa: F401
+                           set_aipp_by_input_index, set_aipp_crop_params, set_aipp_csc_params, set_aipp_dtc_pixel_mean,
+                           set_aipp_dtc_pixel_min, set_aipp_input_format, set_aipp_padding_params,
+                           set_aipp_pixel_var_reci, set_aipp_rbuv_swap_switch, set_aipp_src_image_size,
+                           set_input_aipp)
 
 __all__ = [name for name in dir() if not name.startswith("_")]

@@ -351,3 +351,6 @@ class AclError(Exception):
 # the codes the step API treats as "already done" rather than as failures
 ACL_ERROR_REPEAT_INITIALIZE = 100002
 ACL_ERROR_REPEAT_FINALIZE = 100037
+
+# DVPP tasks fail on the device; the simulator reports them with this code (UNCONFIRMED, reference §6.1)
+_TABLE[507018] = ("ACL_ERROR_RT_AICPU_EXCEPTION", "an AI CPU task raised an exception", "AI CPU 执行异常")

@@ -2,7 +2,8 @@
 
 Accepts the flag subset the samples use (``--model --framework --output --soc_version
 --input_shape --input_format --input_fp16_nodes --output_type --dynamic_batch_size
---dynamic_image_size``, plus ``--weight``/``--out_nodes``/``--log`` which Caffe commands carry).
+--dynamic_image_size --insert_op_conf`` (static AIPP, toolchain/aipp.py), plus
+``--weight``/``--out_nodes``/``--log`` which Caffe commands carry).
 Bad flags, or a graph that does not accept the requested shapes, fail like ATC: non-zero exit
 and ``ATC run failed`` with the reason. A ``NAME.recipe.json`` beside the ONNX file (the
 preprocessing recipe) is copied into the OM header. ``--singleop=op_list.json --output=DIR
@@ -23,7 +24,8 @@ from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FORMAT_ND, ACL_INT64
 from . import singleop
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
-         "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log", "singleop")
+         "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log", "singleop",
+         "insert_op_conf")
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
 DYNAMIC_INPUT = ACL_DYNAMIC_TENSOR_NAME
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
@@ -260,6 +262,8 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
     fmt_name = flags.get("input_format", "NCHW").upper()
     inputs = _resolve_inputs(model, flags, kind)
     onnx_bytes = _rewrite(model, inputs)
+    if flags.get("insert_op_conf"):
+        onnx_bytes = _insert_aipp(flags["insert_op_conf"], inputs, kind, onnx_bytes)
     import onnxruntime as ort
     try:
         session = ort.InferenceSession(onnx_bytes, providers=["CPUExecutionProvider"])
@@ -312,6 +316,21 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
         fh.write(om.dumps(header, onnx_bytes))
     os.replace(tmp, out_path)
     return out_path, header
+
+
+def _insert_aipp(path: str, inputs: List[Dict[str, Any]], kind: Optional[str], onnx_bytes: bytes) -> bytes:
+    """--insert_op_conf: static AIPP compiled into the graph (toolchain/aipp.py)."""
+    from . import aipp
+    if not os.path.isfile(path):
+        raise AtcError(f"E10001: Value [{path}] for parameter [--insert_op_conf] is invalid: file not found.")
+    if kind:
+        raise AtcError("AIPP together with dynamic batch/image size is not emulated by acl-teach's ATC.")
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        text = fh.read()
+    try:
+        return aipp.apply(onnx_bytes, inputs, text)
+    except aipp.AippError as exc:
+        raise AtcError(str(exc)) from None
 
 
 def _tensor_bytes(tensor) -> int:

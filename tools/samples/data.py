@@ -83,3 +83,24 @@ def json_file(obj) -> Maker:
         with open(path, "w", encoding="utf-8") as fh:
             json.dump(obj, fh, indent=2)
     return make
+
+
+def nv12(name: str, size) -> Maker:
+    """A shipped photo as a raw NV12 (YUV420SP) file of (w, h), tightly packed, JPEG/BT.601 full range
+    (what the vpc_jpeg sample's *_nv12.yuv inputs hold)."""
+    def make(path: str) -> None:
+        import numpy as np
+        from acl_teach.toolchain import assets
+        _parent(path)
+        w, h = size
+        with Image.open(assets.image(name)) as img:
+            ycc = np.asarray(img.convert("RGB").resize((w, h), Image.BICUBIC).convert("YCbCr"), np.uint16)
+        chroma = ycc[:, :, 1:].reshape(h // 2, 2, w // 2, 2, 2).mean(axis=(1, 3)).round().astype(np.uint8)
+        with open(path, "wb") as fh:
+            fh.write(ycc[:, :, 0].astype(np.uint8).tobytes() + chroma.tobytes())
+    return make
+
+
+def text_file(content: str) -> Maker:
+    """A text file with ``content`` (e.g. an AIPP cfg the README downloads)."""
+    return text(content)

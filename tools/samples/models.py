@@ -154,3 +154,16 @@ def imagenet_caffe_bgr() -> onnx.ModelProto:
                                   _const("effnet_mean", np.float32(127.0)), _const("effnet_std", np.float32(128.0))])
     onnx.checker.check_model(net)
     return net
+
+
+def imagenet_rgb(input_name: str) -> onnx.ModelProto:
+    """An ImageNet classifier taking RGB already normalised as EfficientNet-Lite0 wants ((x - 127) / 128, which
+    our googlenet insert_op.cfg's AIPP produces): EfficientNet-Lite0 with its input renamed."""
+    from acl_teach.toolchain import assets
+    net = onnx.load(assets.default_onnx())
+    old = net.graph.input[0].name
+    for node in net.graph.node:
+        node.input[:] = [input_name if i == old else i for i in node.input]
+    net.graph.input[0].name = input_name
+    onnx.checker.check_model(net)
+    return net

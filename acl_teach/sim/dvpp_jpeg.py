@@ -1,0 +1,179 @@
+"""acl.media's JPEG decoder (JPEGD): header info and decode size on the host, the decode itself queued on a stream.
+
+The decode is a real one (Pillow's libjpeg, asked for YCbCr so no RGB round trip) written as
+semi-planar YUV into the output desc's buffer with its width/height strides; the padding bytes keep
+what they held (UNCONFIRMED what the hardware leaves there).
+"""
+from __future__ import annotations
+
+import io
+from typing import Optional, Tuple
+
+import numpy as np
+from PIL import Image, JpegImagePlugin
+
+from ..spec import dvpp as D
+from ._args import CONTEXT, INIT, binding
+from .dvpp_channel import live_channel
+from .dvpp_common import bad_handle, device_fault, dvpp_region
+from .dvpp_picdesc import PicDesc, pic
+from .dvpp_pixels import subsample, write
+from .memory import _queue, host_view
+from .state import fail, state
+
+_CSS = {0: D.ACL_JPEG_CSS_444, 1: D.ACL_JPEG_CSS_422, 2: D.ACL_JPEG_CSS_420}
+_SOURCE_FORMAT = {D.ACL_JPEG_CSS_420: 1, D.ACL_JPEG_CSS_GRAY: 1, D.ACL_JPEG_CSS_422: 3, D.ACL_JPEG_CSS_444: 6,
+                  D.ACL_JPEG_CSS_440: 1000}  # PIXEL_FORMAT_UNKNOWN decodes to these (UNCONFIRMED)
+
+
+def _open(raw: bytes) -> Tuple[Optional[Image.Image], str]:
+    """(image, '') for a JPEG Pillow can parse, else (None, reason)."""
+    try:
+        im = Image.open(io.BytesIO(raw))
+        if im.format != "JPEG":
+            return None, f"the data is a {im.format} file, not a JPEG"
+        return im, ""
+    except Exception as exc:  # noqa: BLE001 - any parse failure is libjpeg's failure
+        return None, f"libjpeg cannot parse the header ({exc})"
+
+
+def _css(im: Image.Image) -> int:
+    """acldvppJpegFormat of a parsed JPEG."""
+    if im.mode == "L":
+        return D.ACL_JPEG_CSS_GRAY
+    return _CSS.get(JpegImagePlugin.get_sampling(im), D.ACL_JPEG_CSS_UNKNOWN)
+
+
+def _header(api: str, data: int, size: int) -> Tuple[Optional[Image.Image], int]:
+    """Parse the JPEG in host memory: (image, 0) or (None, code)."""
+    if data == 0 or size == 0:
+        return None, fail(100000, api, "data is 0 (NULL) or size is 0.")
+    raw = bytes(host_view(api, data, size))
+    im, why = _open(raw)
+    if im is None:
+        return None, fail(500001, api, f"{why}. (UNCONFIRMED: newer CANN documents 148052 "
+                          f"ACL_ERROR_UNSUPPORTED_JPEG for streams it cannot decode.)")
+    return im, 0
+
+
+def _oriented(im: Image.Image) -> Tuple[int, int]:
+    """(width, height) with EXIF orientation 5-8 swapping them, as acldvppJpegGetImageInfo documents."""
+    w, h = im.size
+    try:
+        orientation = im.getexif().get(0x0112, 1)
+    except Exception:  # noqa: BLE001
+        orientation = 1
+    return (h, w) if orientation in (5, 6, 7, 8) else (w, h)
+
+
+@binding("acl.media.dvpp_jpeg_get_image_info", "kI", needs=INIT, outs=3)
+def dvpp_jpeg_get_image_info(api, data, size):
+    """(width, height, components, ret) of a JPEG in **host** memory (bytes_to_ptr of the file)."""
+    im, ret = _header(api, data, size)
+    if ret:
+        return 0, 0, 0, ret
+    w, h = _oriented(im)
+    return w, h, len(im.getbands()), 0
+
+
+@binding("acl.media.dvpp_jpeg_get_image_info_v2", "kI", needs=INIT, outs=4)
+def dvpp_jpeg_get_image_info_v2(api, data, size):
+    """(width, height, components, acldvppJpegFormat, ret) of a JPEG in host memory."""
+    im, ret = _header(api, data, size)
+    if ret:
+        return 0, 0, 0, 0, ret
+    w, h = _oriented(im)
+    return w, h, len(im.getbands()), _css(im), 0
+
+
+@binding("acl.media.dvpp_jpeg_predict_dec_size", "kIi", needs=INIT, outs=1)
+def dvpp_jpeg_predict_dec_size(api, data, size, output_pixel_format):
+    """(bytes, ret): the decode buffer for this JPEG: ALIGN_UP(w, 128) * ALIGN_UP(h, 16) * 3/2 for NV12 on the 310.
+
+    Checks as ACL does: the output format (100027), the resolution 32..8192 (100000). UNCONFIRMED:
+    newer SoCs use 64-byte width alignment (the simulator follows configure(soc_name=...)).
+    """
+    if output_pixel_format not in D.JPEGD_OUTPUT_FORMATS:
+        return 0, fail(100027, api, f"{output_pixel_format} is not a JPEGD output format "
+                       f"({sorted(D.JPEGD_OUTPUT_FORMATS)}).")
+    im, ret = _header(api, data, size)
+    if ret:
+        return 0, ret
+    w, h = im.size
+    if not (D.JPEG_MIN <= w <= D.JPEG_MAX and D.JPEG_MIN <= h <= D.JPEG_MAX):
+        return 0, fail(100000, api, f"the JPEG is {w}x{h}; JPEGD decodes {D.JPEG_MIN}..{D.JPEG_MAX} per side.")
+    fmt = _SOURCE_FORMAT.get(_css(im), 1) if output_pixel_format == D.PIXEL_FORMAT_UNKNOWN else output_pixel_format
+    return D.jpegd_output_size(fmt, w, h, state().config.soc_name), 0
+
+
+def _decode(raw: bytes, out: PicDesc, soc: str) -> Optional[Tuple[int, str]]:
+    """The device side of a decode: checks, then YUV written into the output buffer."""
+    im, why = _open(raw)
+    if im is None:
+        return device_fault(out, f"JPEGD: {why}")
+    if im.info.get("progressive") or im.info.get("progression"):
+        return device_fault(out, "JPEGD decodes baseline Huffman JPEGs only; this one is progressive")
+    w, h = im.size
+    if not (D.JPEG_MIN <= w <= D.JPEG_MAX and D.JPEG_MIN <= h <= D.JPEG_MAX):
+        return device_fault(out, f"JPEGD: the JPEG is {w}x{h}, outside {D.JPEG_MIN}..{D.JPEG_MAX}")
+    css = _css(im)
+    fmt = _SOURCE_FORMAT.get(css, 1) if out.format == D.PIXEL_FORMAT_UNKNOWN else out.format
+    wa, ha = D.jpegd_stride_align(soc)
+    ws, hs = out.width_stride, out.height_stride
+    if ws % wa or ws < w or hs % ha or hs < h:
+        return device_fault(out, f"JPEGD output strides {ws}x{hs} for a {w}x{h} JPEG on {soc}: widthStride "
+                            f"must be a multiple of {wa} >= width (ALIGN_UP(w, {wa}) = {D.align_up(w, wa)}), "
+                            f"heightStride a multiple of {ha} >= height (ALIGN_UP(h, {ha}) = {D.align_up(h, ha)})")
+    need = D.image_bytes(fmt, ws, hs)
+    if out.size < need:
+        return device_fault(out, f"JPEGD output size {out.size} < {need} = widthStride*heightStride*"
+                            f"{'/'.join(map(str, D.chroma_factor(fmt)))} for format {fmt}")
+    region, offset, why = dvpp_region(out.data, need, "output picture data")
+    if region is None:
+        return device_fault(out, f"JPEGD: {why}")
+    if im.mode == "L":
+        y = np.asarray(im, np.uint8)
+        sx, sy, _ = D.SEMIPLANAR[fmt]
+        u = v = np.full((-(-h // sy), -(-w // sx)), 0x80, np.uint8)  # jpeg(400): UV = 0x80
+    else:
+        im.draft("YCbCr", im.size)  # libjpeg outputs YCbCr directly (no RGB round trip)
+        ycc = np.asarray(im.convert("YCbCr") if im.mode != "YCbCr" else im, np.uint8)
+        sx, sy, _ = D.SEMIPLANAR[fmt]
+        y, u, v = ycc[..., 0], subsample(ycc[..., 1], sx, sy), subsample(ycc[..., 2], sx, sy)
+    write(region.view(offset, need), fmt, (y, u, v), 0, 0, ws, hs)
+    out.ret_code = 0
+    return None
+
+
+@binding("acl.media.dvpp_jpeg_decode_async", "kkIkk", needs=CONTEXT)
+def dvpp_jpeg_decode_async(api, channel_desc, data, size, output_desc, stream):
+    """Queue a JPEG decode from DVPP memory into the output desc's buffer; the pixels exist after synchronize_stream.
+
+    Host checks (ACL): channel, data, size > 0, output desc (100000); output format (100027). Device
+    checks (at synchronize_stream, 507018 and the desc's ret_code, UNCONFIRMED code): input and output
+    in dvpp_malloc memory, baseline JPEG of 32..8192, strides ALIGN_UP(w,128) x ALIGN_UP(h,16) on the
+    310 (64/16 on 310P/310B), buffer size.
+    """
+    ret = live_channel(api, channel_desc)
+    if ret:
+        return ret
+    out = pic(output_desc)
+    if out is None:
+        return bad_handle(api, output_desc, "pic desc (the decode output)")
+    if data == 0 or size == 0:
+        return fail(100000, api, "data is 0 (NULL) or size is 0: pass the JPEG's dvpp_malloc pointer and byte count.")
+    if out.format not in D.JPEGD_OUTPUT_FORMATS:
+        return fail(100027, api, f"output format {out.format} ({D.FORMAT_NAMES.get(out.format, '?')}) is not a "
+                    f"JPEGD output format: use PIXEL_FORMAT_YUV_SEMIPLANAR_420 (1) or YVU (2).")
+    soc = state().config.soc_name
+
+    def task():
+        region, offset, why = dvpp_region(data, size, "JPEG input data")
+        if region is None:
+            return device_fault(out, f"JPEGD: {why}")
+        return _decode(bytes(region.view(offset, size)), out, soc)
+
+    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task)
+
+
+__all__ = [n for n in dir() if n.startswith("dvpp_")]
