@@ -445,3 +445,29 @@ def test_a_pointer_that_was_never_allocated_is_still_refused(ready):
     dev, _ = acl.rt.malloc(64, 0)
     assert acl.rt.memset(dev + 4096 * 1024, 64, 0, 64) == 107000
     acl.rt.free(dev)
+
+
+def test_a_copy_past_the_end_of_a_device_allocation_keeps_what_fits_and_warns(ready):
+    """vpc_jpeg_resnet50 (wood_rabbit) copies its file into a DVPP buffer 15 KB too small, with a large dst_max."""
+    acl = ready
+    data = bytes(range(256)) * 4
+    dev, _ = acl.media.dvpp_malloc(512)  # 512 + 32 bytes of DVPP padding
+    usable = 512 + 32
+    assert acl.rt.memcpy(dev, 4096, acl.util.bytes_to_ptr(data), 1024, 1) == 0
+    why = acl.get_recent_err_msg()
+    assert "past the end" in why and "dropped the rest" in why
+    assert sim_inspect.read(dev, usable) == data[:usable]
+    stream, _ = acl.rt.create_stream()
+    backwards = data[::-1]  # kept alive until the stream has run
+    assert acl.rt.memcpy_async(dev, 4096, acl.util.bytes_to_ptr(backwards), 1024, 1, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert sim_inspect.read(dev, usable) == backwards[:usable]
+    acl.configure(strict=True)
+    try:
+        assert acl.rt.memcpy(dev, 4096, acl.util.bytes_to_ptr(data), 1024, 1) == 107000
+    finally:
+        acl.configure(strict=False)
+    host = np.zeros(16, np.uint8)  # a Python object is never written past: that would corrupt the process
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(host), 1024, dev, 64, 2) == 107000
+    acl.rt.destroy_stream(stream)
+    acl.media.dvpp_free(dev)

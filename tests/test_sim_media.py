@@ -49,3 +49,13 @@ def test_media_namespace_holds_pyacl_names_only(acl):
     names = [n for n in dir(acl.media) if not n.startswith("_")]
     assert all(n.startswith("dvpp_") for n in names), names  # pyACL's media names (reference §2), nothing else
     assert {"dvpp_malloc", "dvpp_free", "dvpp_jpeg_decode_async", "dvpp_vpc_resize_async"} <= set(names)
+
+
+def test_acl_rt_free_of_dvpp_memory_frees_it_with_a_warning(ready):
+    """The vpc samples release DVPP buffers with acl.rt.free (and sometimes dvpp_free again afterwards)."""
+    acl = ready
+    dev, _ = acl.media.dvpp_malloc(64)
+    assert acl.rt.free(dev) == 0
+    assert "dvpp_free is its release call" in acl.get_recent_err_msg()
+    assert "dvpp memory" not in [e.kind for e in sim_inspect.live()]
+    assert acl.media.dvpp_free(dev) == 107000  # now a double free

@@ -423,7 +423,12 @@ def _free(api: str, ptr: int, kind: str, other: str) -> int:
             why = (f"{ptr:#x} is inside an allocation but not its start ({found[1]} bytes in); free the "
                    f"pointer malloc returned" if found else sp.why_unknown(ptr))
             return fail(107000, api, why + ".")
-        if region.kind != kind:
+        if kind == "device" and region.kind == "dvpp":  # UNCONFIRMED: DVPP memory is device memory to the runtime
+            ret = warn(107000, api, f"{ptr:#x} came from acl.media.dvpp_malloc; acl.media.dvpp_free is its "
+                       f"release call. The simulator freed it (the vpc samples free DVPP buffers this way).")
+            if ret:
+                return ret
+        elif region.kind != kind:
             return fail(107000, api, f"{ptr:#x} came from {describe(region)}; release it with {other}.")
         sp.release(region, api)
         return 0
@@ -456,6 +461,31 @@ class CopyPlan:
     s_off: int
     count: int
     readable: int
+    writable: int = -1  # < count only for a write that runs past the end of a device allocation
+
+    @property
+    def landing(self) -> int:
+        """How many of the ``count`` bytes land in the destination allocation."""
+        return self.count if self.writable < 0 else self.writable
+
+
+def _device_overrun(api: str, dst: int, count: int) -> Tuple[int, Optional[Tuple[Region, int, int]]]:
+    """A write past the end of a device allocation: warn, keep what fits (strict: 107000); else (-1, None).
+
+    The runtime checks only ``count <= dst_max``; on a board the excess lands in whatever device memory
+    lies next to the allocation (UNCONFIRMED whether the driver notices). Python host objects are never
+    written past: that would corrupt the learner's process, so those stay refused.
+    """
+    found = space().find(dst)
+    if found is None or not found[0].on_device or found[0].kind not in ("device", "dvpp"):
+        return -1, None
+    region, offset = found
+    fits = region.size - offset
+    ret = warn(107000, api, f"dst: {count} bytes at {dst:#x} run {count - fits} bytes past the end of its "
+               f"{region.size}-byte {describe(region)}. On a board the excess overwrites whatever device memory "
+               f"lies next to it; the simulator wrote the {fits} bytes that fit and dropped the rest. Allocate "
+               f"as many bytes as you copy.")
+    return (ret, None) if ret else (0, (region, offset, fits))
 
 
 def _check_kind(api: str, kind: int, src: Region, dst: Region) -> int:
@@ -527,11 +557,18 @@ def check_copy(api: str, dst: int, dst_max: int, src: int, count: int, kind: int
     if count > dst_max:
         return fail(107000, api, f"count {count} is larger than dst_max {dst_max}."), None
     d_region, d_off, why = space().resolve(dst, count)
+    writable = -1
     if d_region is None:
-        ret, dead = _use_after_free(api, "dst: ", dst, count, why)
-        if ret:
+        ret, over = _device_overrun(api, dst, count)
+        if ret > 0:
             return ret, None
-        d_region, d_off = dead
+        if over is not None:
+            d_region, d_off, writable = over
+        else:
+            ret, dead = _use_after_free(api, "dst: ", dst, count, why)
+            if ret:
+                return ret, None
+            d_region, d_off = dead
     ret = check_writable(api, d_region, f"dst {dst:#x}")
     if ret:
         return ret, None
@@ -542,14 +579,15 @@ def check_copy(api: str, dst: int, dst_max: int, src: int, count: int, kind: int
     ret = _check_kind(api, kind, s_region, d_region)
     if ret:
         return ret, None
-    return 0, CopyPlan(d_region, d_off, s_region, s_off, count, readable)
+    return 0, CopyPlan(d_region, d_off, s_region, s_off, count, readable, writable)
 
 
 def do_copy(plan: CopyPlan) -> None:
     """Move the bytes of a validated copy; source bytes that do not exist arrive as GARBAGE."""
-    target = plan.dst.view(plan.d_off, plan.count)
-    np.copyto(target[:plan.readable], plan.src.view(plan.s_off, plan.readable))
-    target[plan.readable:] = GARBAGE
+    target = plan.dst.view(plan.d_off, plan.landing)
+    real = min(plan.readable, plan.landing)
+    np.copyto(target[:real], plan.src.view(plan.s_off, real))
+    target[real:] = GARBAGE
 
 
 @binding("acl.rt.memcpy", "kkkki", needs=INIT)
@@ -590,12 +628,12 @@ def memcpy_async(api, dst, dst_max, src, count, kind, stream):
 
     def task():
         """Run the copy; memory freed since enqueue fails the stream (UNCONFIRMED code 507000)."""
-        d_region, d_off, why = (plan.dst, plan.d_off, "") if dead_dst else space().resolve(dst, count)
+        d_region, d_off, why = (plan.dst, plan.d_off, "") if dead_dst else space().resolve(dst, plan.landing)
         s_region, s_off, readable, why_src = ((plan.src, plan.s_off, count, "") if dead_src
                                               else space().resolve_read(src, count))
         if d_region is None or s_region is None:
             return 507000, f"memcpy_async {'dst' if d_region is None else 'src'}: {why or why_src}"
-        do_copy(CopyPlan(d_region, d_off, s_region, s_off, count, readable))
+        do_copy(CopyPlan(d_region, d_off, s_region, s_off, count, readable, plan.writable))
         return None
 
     return _queue(api, stream, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task)

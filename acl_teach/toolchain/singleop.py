@@ -253,11 +253,18 @@ def _check_types(entry: OpJson, ports: List[Port], ir: OpDef) -> None:
 
 
 def _attrs(entry: OpJson, ir: OpDef) -> Dict[str, Any]:
-    """The attribute values the kernel uses: given ones (type-checked) and IR defaults."""
+    """The attribute values the kernel uses: given ones (type-checked) and IR defaults.
+
+    An output-type attribute (``dtype`` of ArgMaxV2/ArgMaxD) that the list leaves out follows the
+    output_desc's type: the official vpc_resnet50 sample compiles ArgMaxV2 with an int32 output and no
+    dtype, and it builds on a board (UNCONFIRMED how ATC resolves it; this is the reading that accepts it).
+    """
     values = {}
     for spec in ir.attrs:
         given = entry.attrs.get(spec.name)
-        if given is None:
+        if given is None and spec.name == "dtype" and spec.kind == "data_type" and entry.outputs:
+            values[spec.name] = opmodel.canonical_attr(spec.kind, entry.outputs[0].data_type)
+        elif given is None:
             if spec.default is REQUIRED:
                 raise _invalid(entry, spec.name, f"the required attribute {spec.name} ({spec.kind}) is missing")
             values[spec.name] = opmodel.canonical_attr(spec.kind, spec.default)
