@@ -53,9 +53,13 @@ class TensorInfo:
             item = dtypes.itemsize(self.data_type)
         except KeyError:
             return f"{self.size} bytes"
-        shown = " x ".join(str(d) for d in self.dims)
-        note = " (largest gear)" if -1 in self.dims else ""
-        return f"{shown} x {item} bytes ({self.type_name}) = {self.size}{note}"
+        dims = [str(d) for d in self.dims]
+        known = int(np.prod([d for d in self.dims if d > 0])) * item
+        if self.dims.count(-1) == 1 and known and self.size % known == 0:  # a batch gear: name its size
+            dims[self.dims.index(-1)] = f"{self.size // known} (largest gear)"
+        elif -1 in self.dims:  # an image-size gear: H and W at the largest gear multiply out to the rest
+            dims = [d for d in dims if d != "-1"] + [f"{self.size // known if known else '?'} (H x W, largest gear)"]
+        return f"{' x '.join(dims)} x {item} bytes ({self.type_name}) = {self.size}"
 
     def row(self) -> str:
         return (f"#{self.index} {self.name:<28} dims {str(self.dims):<18} {self.type_name:<12} "

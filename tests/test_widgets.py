@@ -65,6 +65,7 @@ def test_desc_explorer_on_a_dynamic_batch_model(flow):
     ex = DescExplorer(m)
     assert ex.fields["dims"] == [-1, 3, 224, 224] and ex.fields["dynamic_batch"] == [1, 2, 4, 8]
     assert ex.fields["size"] == 8 * 301056
+    assert ex.fields["size_arithmetic"] == "8 (largest gear) x 3 x 224 x 224 x 2 bytes (ACL_FLOAT16) = 2408448"
     ex.choice.value = ("input", 1)
     assert ex.fields["name"] == "ascend_mbatch_shape_data" and ex.fields["size"] == 8
     assert len(ex.choice.options) == 3
@@ -179,3 +180,11 @@ def test_error_explainer_dropdown_follows_the_code_box():
     assert ex.pick.value is None and "145002" in ex.text
     ex.code.value = 107002
     assert ex.pick.value == 107002
+
+
+def test_size_arithmetic_adds_up_as_written_for_gears():
+    from acl_teach.model import TensorInfo
+    hw = TensorInfo(0, "a", [1, 1, -1, -1], 0, 0, 80)  # largest image-size gear 4 x 5
+    assert hw.size_arithmetic == "1 x 1 x 20 (H x W, largest gear) x 4 bytes (ACL_FLOAT) = 80"
+    static = TensorInfo(0, "b", [2, 8], 1, 2, 32)
+    assert static.size_arithmetic == "2 x 8 x 2 bytes (ACL_FLOAT16) = 32"
