@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test test-ui bench clean
+.PHONY: demo test test-ui bench clean lab
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -22,6 +22,15 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed-test
 	$(PY) -m pytest -q
+
+# The learner's one command: JupyterLab + ipywidgets into .venv (the `lab` extra), then `acl-teach lab`.
+#   make lab [EDITION=zh] [ARGS="--port 8889 --no-browser"]
+$(VENV)/.installed-lab: pyproject.toml setup.py | $(PY)
+	$(PY) -m pip install -q -e ".[lab]"
+	touch $@ $(VENV)/.installed
+
+lab: $(VENV)/.installed-lab
+	$(VENV)/bin/acl-teach lab $(if $(filter zh,$(EDITION)),--lang zh) $(ARGS)
 
 # The real-browser widget test: JupyterLab + headless Debian Chromium driven by Playwright.
 test-ui: $(VENV)/.installed-test

@@ -143,6 +143,20 @@ def cmd_lab(opts: argparse.Namespace) -> int:
     return subprocess.call(argv)
 
 
+def cmd_course(opts: argparse.Namespace) -> int:
+    """Write an nbgrader course (config + source/<assignment>/) from the instructor notebooks."""
+    from . import course
+    if opts.action != "init":
+        raise UserError("usage: acl-teach course init DIR")
+    names = course.init(opts.dir, course_id=opts.course_id, lang=opts.lang, timeout=opts.timeout)
+    if not names:
+        raise UserError("no notebook with graded exercises found (are the notebooks installed?)")
+    print(f"nbgrader course {opts.course_id!r} in {os.path.abspath(opts.dir)}: {len(names)} assignments "
+          f"({names[0]} … {names[-1]})")
+    print(f"next: cd {opts.dir} && nbgrader generate_assignment {names[0]}   (see docs/instructor.md)")
+    return 0
+
+
 def cmd_fetch(opts: argparse.Namespace) -> int:
     """Download an optional model (the only command that uses the network)."""
     from .toolchain.fetch import FetchError, fetch_resnet50
@@ -196,6 +210,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=("en", "zh"), default="en",
                    help="which edition to open: en (notebooks/) or zh, 中文版 (notebooks/zh/)")
     p.set_defaults(func=cmd_lab)
+    p = sub.add_parser("course", help="nbgrader course: acl-teach course init DIR (assignments from the notebooks)")
+    p.add_argument("action", choices=["init"])
+    p.add_argument("dir", metavar="DIR", help="the course directory (created; existing files are kept)")
+    p.add_argument("--course-id", default="acl-teach", help="nbgrader's CourseDirectory.course_id")
+    p.add_argument("--lang", choices=("en", "zh"), default="en", help="which edition becomes the assignments")
+    p.add_argument("--timeout", type=int, default=180, metavar="S", help="seconds a cell may run when nbgrader "
+                   "executes a notebook (ExecutePreprocessor.timeout)")
+    p.set_defaults(func=cmd_course)
     return parser
 
 

@@ -1,34 +1,71 @@
 """Notebook helpers: ``setup()`` for the first cell, and the exercise checkers with specific feedback.
 
-A checker never raises on a wrong answer: it returns a ``Feedback`` that says what is right or
-exactly what is off ("your output buffer is 2000 bytes; the model's output needs 4000 =
-1000 x 4-byte ACL_FLOAT").
+A checker looks at what the learner built, never at numbers the learner typed: it runs the learner's
+function with every ``acl`` call recorded (so it sees the real rets), then inspects the result through
+documented pyACL calls and ``backend.inspector()`` (the simulator's ledger and memory). A checker never
+raises: a wrong answer, ``None`` or a wrong type is a ``Feedback`` in English and Chinese.
 """
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+import sys
+import threading
+import types
+from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence
 
 import numpy as np
 
 from . import backend, state
 from .spec import dtypes
 
+_PACKAGE = os.path.dirname(os.path.abspath(__file__)) + os.sep  # calls from here are acl_teach's, not the learner's
+MEMCPY_DEVICE_TO_HOST = 2
+MEMCPY_HOST_TO_DEVICE = 1
+
 
 @dataclass
 class Feedback:
-    """A checker's verdict."""
+    """A checker's verdict, in English (``message``) and Chinese (``message_zh``)."""
 
     ok: bool
     message: str
+    message_zh: str = ""
 
     def __repr__(self) -> str:
-        return ("✓ " if self.ok else "✗ ") + self.message
+        sign = "✓ " if self.ok else "✗ "
+        return sign + self.message + (f"\n  {self.message_zh}" if self.message_zh else "")
+
+    __str__ = __repr__
 
     def __bool__(self) -> bool:
         return self.ok
+
+
+def checker(fn: Callable[..., Feedback]) -> Callable[..., Feedback]:
+    """Make a checker total: whatever the learner passes, an unexpected error becomes feedback, never a traceback."""
+    import functools
+
+    @functools.wraps(fn)
+    def guarded(*args: Any, **kwargs: Any) -> Feedback:
+        try:
+            return fn(*args, **kwargs)
+        except Exception as exc:  # a handle from another process, a freed buffer, …: still an answer to explain
+            return _no(f"the checker could not inspect your answer ({type(exc).__name__}: {exc}); check the "
+                       "arguments you passed.",
+                       f"检查器无法检查你的答案（{type(exc).__name__}: {exc}）；请检查你传入的参数。")
+    return guarded
+
+
+def _ok(en: str, zh: str) -> Feedback:
+    """A pass, in both languages."""
+    return Feedback(True, en, zh)
+
+
+def _no(en: str, zh: str) -> Feedback:
+    """A fail, in both languages."""
+    return Feedback(False, en, zh)
 
 
 def setup(quiet: Optional[bool] = None) -> ModuleType:
@@ -66,164 +103,926 @@ def check_ret(api: str, ret: int) -> None:
         raise AclError(api, ret)
 
 
-def _tensor(desc: Any, kind: str, index: int):
-    tensors = desc.inputs if kind == "input" else desc.outputs
-    if not 0 <= index < len(tensors):
+# -- recording the learner's calls -------------------------------------------------------------------------------
+@dataclass
+class Call:
+    """One acl call the learner's code made: the API, its arguments, what it returned, and in which thread."""
+
+    api: str
+    args: tuple
+    out: Any
+    thread: int
+    mine: bool = True  # made by the learner's code, not by acl_teach (the step API) on its behalf
+
+    @property
+    def ret(self) -> Any:
+        """The return code (the last item of a tuple) or the bare value of a creator/getter."""
+        return self.out[-1] if isinstance(self.out, tuple) and self.out else self.out
+
+    @property
+    def value(self) -> Any:
+        """The first out-value ((value, ret) shapes) or the bare value."""
+        return self.out[0] if isinstance(self.out, tuple) and self.out else self.out
+
+
+@dataclass
+class Run:
+    """What running the learner's function gave: its result, the acl calls it made, and any exception."""
+
+    result: Any = None
+    calls: List[Call] = field(default_factory=list)
+    error: Optional[BaseException] = None
+
+    def named(self, api: str) -> List[Call]:
+        """The learner's own calls of one API, in order (the step API's calls on its behalf do not count)."""
+        return [c for c in self.calls if c.api == api and c.mine]
+
+
+def _patch_points(acl: ModuleType):
+    """(namespace, attribute, function, 'acl.x.y') for every public function of acl, acl.rt, acl.mdl, acl.util."""
+    for space in ("", "rt", "mdl", "util"):
+        mod = getattr(acl, space, None) if space else acl
+        if mod is None:
+            continue
+        for name in dir(mod):
+            fn = getattr(mod, name, None)
+            if not name.startswith("_") and isinstance(fn, (types.FunctionType, types.BuiltinFunctionType)):
+                yield mod, name, fn, "acl." + (space + "." if space else "") + name
+
+
+def _recording(fn: Callable, api: str, calls: List[Call]) -> Callable:
+    """A wrapper that appends each call of ``fn`` to ``calls``."""
+    def wrapper(*args, **kwargs):
+        caller = os.path.abspath(sys._getframe(1).f_code.co_filename)
+        out = fn(*args, **kwargs)
+        calls.append(Call(api, args, out, threading.get_ident(), not caller.startswith(_PACKAGE)))
+        return out
+    wrapper.__name__ = getattr(fn, "__name__", api)
+    return wrapper
+
+
+def run_recorded(fn: Callable, *args: Any) -> Run:
+    """Run the learner's ``fn(*args)`` with every acl call recorded; exceptions are caught, never raised."""
+    acl = backend.acl()
+    run = Run()
+    patched = []
+    try:
+        for mod, name, orig, api in list(_patch_points(acl)):
+            setattr(mod, name, _recording(orig, api, run.calls))
+            patched.append((mod, name, orig))
+        run.result = fn(*args)
+    except Exception as exc:  # the learner's bug is feedback, not a crash
+        run.error = exc
+    finally:
+        for mod, name, orig in patched:
+            setattr(mod, name, orig)
+    return run
+
+
+RELEASE_OF = {"acl.rt.malloc": "acl.rt.free", "acl.rt.malloc_host": "acl.rt.free_host",
+              "acl.create_data_buffer": "acl.destroy_data_buffer", "acl.mdl.create_dataset": "acl.mdl.destroy_dataset",
+              "acl.mdl.create_desc": "acl.mdl.destroy_desc", "acl.mdl.load_from_file": "acl.mdl.unload",
+              "acl.mdl.load_from_mem": "acl.mdl.unload", "acl.mdl.load_from_file_with_mem": "acl.mdl.unload",
+              "acl.mdl.load_from_mem_with_mem": "acl.mdl.unload", "acl.rt.create_stream": "acl.rt.destroy_stream",
+              "acl.rt.create_context": "acl.rt.destroy_context"}
+
+
+def _handle(call: Call) -> Any:
+    """The handle a creator call made (0/None when it failed)."""
+    if isinstance(call.out, tuple):
+        return call.out[0] if call.ret == 0 else None
+    return call.out
+
+
+def _resolve(path: str) -> Callable:
+    """The acl function named 'acl.x.y'."""
+    obj: Any = backend.acl()
+    for part in path.split(".")[1:]:
+        obj = getattr(obj, part)
+    return obj
+
+
+def cleanup(run: Run, keep: Sequence[Any] = ()) -> int:
+    """Release, newest first, what the learner's function created and did not release (except ``keep``)."""
+    released = {(c.api, c.args[0]) for c in run.calls if c.args}
+    undone = 0
+    for call in reversed(run.calls):
+        release = RELEASE_OF.get(call.api)
+        handle = _handle(call) if release else None
+        if handle and handle not in keep and (release, handle) not in released:
+            _resolve(release)(handle)
+            undone += 1
+    return undone
+
+
+def _first(*verdicts: Optional[Feedback]) -> Optional[Feedback]:
+    """The first verdict that is not None (a failing Feedback is falsy, so ``or`` cannot chain them)."""
+    return next((v for v in verdicts if v is not None), None)
+
+
+def _wrong_type(what: str, got: Any, zh_what: str) -> Feedback:
+    """The feedback for an argument of the wrong type (None included)."""
+    return _no(f"expected {what}, got {type(got).__name__} {got!r:.40}.",
+               f"这里需要{zh_what}，你给的是 {type(got).__name__} {got!r:.40}。")
+
+
+def _need_function(got: Any, name: str) -> Optional[Feedback]:
+    """None if ``got`` is callable, else feedback asking for the learner's function (numbers prove nothing)."""
+    if callable(got):
         return None
-    return tensors[index]
+    return _no(f"pass your function {name} itself (the checker runs it and watches its acl calls), not "
+               f"{type(got).__name__} {got!r:.40}.",
+               f"请传入你的函数 {name} 本身（检查器会运行它并观察其中的 acl 调用），而不是 {type(got).__name__} {got!r:.40}。")
 
 
-def check_init_codes(first: int, second: int) -> Feedback:
-    """Exercise 01: the rets of acl.init() called twice."""
-    if (first, second) == (0, 100002):
-        return Feedback(True, "0 then 100002 (ACL_ERROR_REPEAT_INITIALIZE): a second init is reported, not fatal.")
-    if first == second == 0:
-        return Feedback(False, "both 0? The second acl.init() in the same process returns 100002 — did you call "
-                        "acl.finalize() in between?")
-    return Feedback(False, f"got {first} and {second}; expected 0 for the first call and 100002 for the second.")
+def _raised(run: Run, name: str) -> Optional[Feedback]:
+    """Feedback when the learner's function raised (NotImplementedError: not written yet)."""
+    if run.error is None:
+        return None
+    if isinstance(run.error, NotImplementedError):
+        return _no(f"{name} is not written yet: replace `raise NotImplementedError()` with your code.",
+                   f"{name} 还没有写：把 `raise NotImplementedError()` 换成你的代码。")
+    err = f"{type(run.error).__name__}: {run.error}"
+    return _no(f"{name} raised {err}", f"{name} 抛出了异常 {err}")
 
 
-def check_model_memory(total: int, work_size: int, weight_size: int) -> Feedback:
-    """Exercise 02: device memory a model needs = work + weights (from acl.mdl.query_size)."""
-    if total == work_size + weight_size:
-        return Feedback(True, f"{total} bytes = {work_size} (work) + {weight_size} (weights).")
-    if total in (work_size, weight_size):
-        part = "work" if total == work_size else "weights"
-        return Feedback(False, f"{total} bytes is only the {part}; the model needs work + weights = "
-                        f"{work_size + weight_size} bytes.")
-    return Feedback(False, f"{total} bytes; query_size says work {work_size} + weights {weight_size} = "
-                    f"{work_size + weight_size}.")
+def _explain(code: Any) -> str:
+    """'507011 (ACL_ERROR_…)' for a return code."""
+    from .spec.errors import explain
+    info = explain(code) if isinstance(code, int) else None
+    return f"{code} ({info.name})" if info else str(code)
 
 
-def check_buffer_size(size: int, desc: Any, kind: str = "output", index: int = 0) -> Feedback:
-    """Exercises 03/04: a buffer size against the desc, with the arithmetic."""
-    t = _tensor(desc, kind, index)
-    if t is None:
-        return Feedback(False, f"the model has no {kind} #{index}.")
-    if size == t.size:
-        return Feedback(True, f"{size} bytes = {t.size_arithmetic.split(' = ')[0]}.")
+def _failed_calls(run: Run, allowed: Sequence[str] = ()) -> Optional[Feedback]:
+    """Feedback for the first call whose ret was not 0 (pyACL never raises: a learner must look)."""
+    for c in run.calls:
+        if not c.mine or c.api in allowed or not isinstance(c.out, (int, tuple)) or isinstance(c.ret, bool):
+            continue
+        returns_ret = isinstance(c.out, tuple) or c.api in _RET_ONLY
+        if returns_ret and isinstance(c.ret, int) and c.ret != 0:
+            return _no(f"{c.api} returned {_explain(c.ret)}: that call failed.",
+                       f"{c.api} 返回 {_explain(c.ret)}：这个调用失败了。")
+    return None
+
+
+_RET_ONLY = {"acl.init", "acl.finalize", "acl.rt.set_device", "acl.rt.reset_device", "acl.rt.free", "acl.rt.free_host",
+             "acl.rt.memcpy", "acl.rt.memset", "acl.destroy_data_buffer", "acl.mdl.destroy_dataset",
+             "acl.mdl.destroy_desc", "acl.mdl.unload", "acl.rt.destroy_stream", "acl.rt.destroy_context",
+             "acl.mdl.execute", "acl.mdl.execute_async", "acl.rt.synchronize_stream", "acl.mdl.get_desc",
+             "acl.rt.set_context", "acl.mdl.set_dynamic_batch_size", "acl.rt.launch_callback",
+             "acl.rt.subscribe_report", "acl.rt.unsubscribe_report", "acl.util.stop_thread"}
+
+
+# -- reading what the learner built -----------------------------------------------------------------------------
+def _desc(desc: Any):
+    """An ``at.Desc`` for a step-API desc or a raw model desc handle (read with documented calls); None if neither."""
+    from .model import Desc, _tensors
+    if isinstance(desc, Desc):
+        return desc
+    if not isinstance(desc, int) or isinstance(desc, bool) or desc == 0:
+        return None
+    acl = backend.acl()
+    rec = Desc(model_desc=desc)
+    try:
+        rec.inputs, rec.outputs = _tensors(rec, "inputs"), _tensors(rec, "outputs")
+        batch, _ = acl.mdl.get_dynamic_batch(desc)
+        rec.dynamic_batch = list(batch.get("batch", []))
+    except Exception:
+        return None
+    return rec
+
+
+def _dataset_handle(dataset: Any) -> Optional[int]:
+    """The raw aclmdlDataset of a step-API Dataset or a handle; None for anything else."""
+    handle = getattr(dataset, "dataset", dataset)
+    if isinstance(handle, bool) or not isinstance(handle, int) or handle == 0:
+        return None
+    return handle
+
+
+def _buffers(handle: int) -> List[tuple]:
+    """(device address, size) of each data buffer in a dataset, through documented calls."""
+    acl = backend.acl()
+    out = []
+    for i in range(acl.mdl.get_dataset_num_buffers(handle)):
+        buf = acl.mdl.get_dataset_buffer(handle, i)
+        out.append((acl.get_data_buffer_addr(buf), acl.get_data_buffer_size_v2(buf)))
+    return out
+
+
+def read_device(ptr: int, size: int) -> Optional[bytes]:
+    """The bytes at a device address, read through the inspection API (None if it cannot)."""
+    try:
+        return backend.inspector().read(ptr, size)
+    except Exception:
+        return None
+
+
+# -- 01 ----------------------------------------------------------------------------------------------------------
+@checker
+def check_init_codes(init_twice: Any, *numbers: Any) -> Feedback:
+    """Exercise 01: the learner's function calls acl.init() twice, returns both rets, and finalizes."""
+    bad = _need_function(init_twice if not numbers else (init_twice,) + numbers, "init_twice")
+    if bad is not None:
+        return bad
+    run = run_recorded(init_twice)
+    inits, finals = run.named("acl.init"), run.named("acl.finalize")
+    if len(inits) >= 1 and not finals:
+        backend.acl().finalize()  # leave the process as the learner found it
+    bad = _raised(run, "init_twice")
+    if bad is not None:
+        return bad
+    if len(inits) < 2:
+        return _no(f"init_twice called acl.init() {len(inits)} time(s); call it twice and return both rets.",
+                   f"init_twice 调用了 {len(inits)} 次 acl.init()；请调用两次并返回两个返回值。")
+    got = run.result
+    want = (inits[0].ret, inits[1].ret)
+    if not isinstance(got, (tuple, list)) or tuple(got) != want:
+        return _no(f"return the two rets acl.init() gave you: they were {want}, your function returned {got!r:.40}.",
+                   f"请返回 acl.init() 给你的两个返回值：它们是 {want}，你的函数返回了 {got!r:.40}。")
+    if not finals:
+        return _no("call acl.finalize() at the end: the process stayed initialised (the checker finalized it).",
+                   "最后要调用 acl.finalize()：进程仍处于初始化状态（检查器替你调用了 finalize）。")
+    if want[0] != 0:
+        return _no(f"the first acl.init() returned {_explain(want[0])}: the process was already initialised — "
+                   "run acl.finalize() before the exercise.",
+                   f"第一次 acl.init() 返回 {_explain(want[0])}：进程已经初始化过了——做练习前先调用 acl.finalize()。")
+    if want[1] == 0:
+        return _no("both 0? The second acl.init() in the same process returns 100002 — did you call "
+                   "acl.finalize() in between?",
+                   "两个都是 0？同一进程中的第二次 acl.init() 返回 100002——你是否在中间调用了 acl.finalize()？")
+    return _ok(f"{want[0]} then {want[1]} (ACL_ERROR_REPEAT_INITIALIZE): a second init is reported, not fatal.",
+               f"先 {want[0]} 后 {want[1]}（ACL_ERROR_REPEAT_INITIALIZE）：第二次初始化只是被报告，不是致命错误。")
+
+
+# -- 02 ----------------------------------------------------------------------------------------------------------
+def _allocated(run: Run) -> Dict[int, int]:
+    """Device address -> size of every successful acl.rt.malloc in the run."""
+    return {c.value: c.args[0] for c in run.named("acl.rt.malloc") if c.ret == 0 and c.args}
+
+
+@checker
+def check_model_memory(load_fn: Any, path: Any) -> Feedback:
+    """Exercise 02: the learner queries the sizes, allocates work and weight memory, loads with it."""
+    bad = _need_function(load_fn, "load_with_my_memory")
+    if bad is not None:
+        return bad
+    if not isinstance(path, str):
+        return _wrong_type("the model's path (a str)", path, "模型路径（str）")
+    run = run_recorded(load_fn, path)
+    try:
+        return _model_memory_verdict(run)
+    finally:
+        cleanup(run)
+
+
+def _model_memory_verdict(run: Run) -> Feedback:
+    """The verdict on a recorded load_with_my_memory run."""
+    bad = _first(_raised(run, "load_with_my_memory"), _failed_calls(run))
+    if bad is not None:
+        return bad
+    queries, loads = run.named("acl.mdl.query_size"), run.named("acl.mdl.load_from_file_with_mem")
+    if not queries:
+        return _no("call acl.mdl.query_size(path) first: it says how much work and weight memory the model needs.",
+                   "先调用 acl.mdl.query_size(path)：它告诉你模型需要多少工作内存和权值内存。")
+    if not loads:
+        return _no("load with acl.mdl.load_from_file_with_mem(path, work_ptr, work_size, weight_ptr, weight_size).",
+                   "请用 acl.mdl.load_from_file_with_mem(path, work_ptr, work_size, weight_ptr, weight_size) 加载。")
+    work, weight = queries[0].out[0], queries[0].out[1]
+    _, work_ptr, work_size, weight_ptr, weight_size = loads[0].args[:5]
+    mine = _allocated(run)
+    for label, zh, ptr, size, need in (("work", "工作", work_ptr, work_size, work),
+                                       ("weight", "权值", weight_ptr, weight_size, weight)):
+        if ptr not in mine:
+            return _no(f"the {label} pointer you passed was not allocated by your acl.rt.malloc calls.",
+                       f"你传入的{zh}内存指针不是你用 acl.rt.malloc 申请的。")
+        if mine[ptr] < need or size < need:
+            return _no(f"your {label} memory is {mine[ptr]} bytes (you said {size}); query_size says the {label} "
+                       f"needs {need}. Did you swap work and weights?",
+                       f"你的{zh}内存是 {mine[ptr]} 字节（你传的大小是 {size}）；query_size 说需要 {need} 字节。"
+                       "是不是把工作内存和权值内存弄反了？")
+    model_id = loads[0].value
+    if run.result != model_id:
+        return _no(f"return the model_id acl.mdl.load_from_file_with_mem gave you ({model_id}), "
+                   f"not {run.result!r:.30}.",
+                   f"请返回 acl.mdl.load_from_file_with_mem 给出的 model_id（{model_id}），而不是 {run.result!r:.30}。")
+    acl = backend.acl()
+    desc = acl.mdl.create_desc()
+    loaded = acl.mdl.get_desc(desc, model_id)
+    acl.mdl.destroy_desc(desc)
+    if loaded != 0:
+        return _no(f"model {model_id} is not loaded any more (get_desc returned {_explain(loaded)}).",
+                   f"模型 {model_id} 已不在加载状态（get_desc 返回 {_explain(loaded)}）。")
+    return _ok(f"loaded with your memory: work {work} + weights {weight} = {work + weight} bytes of device memory.",
+               f"用你自己的内存加载成功：工作内存 {work} + 权值内存 {weight} = {work + weight} 字节 Device 内存。")
+
+
+# -- 03 ----------------------------------------------------------------------------------------------------------
+def _size_hint(size: int, t: Any, kind: str) -> Feedback:
+    """A wrong byte size explained with the arithmetic (fp16/fp32 swapped, element count only)."""
     elements = int(np.prod([d for d in t.dims if d > 0]))
     item = dtypes.itemsize(t.data_type)
-    hint = ""
+    hint, hint_zh = "", ""
     if elements and size == elements * 4 and item == 2:
         hint = " You counted 4 bytes per element, but this tensor is fp16 (2 bytes)."
+        hint_zh = "你按每元素 4 字节算了，但它是 fp16（2 字节）。"
     elif elements and size == elements * 2 and item == 4:
         hint = " You counted 2 bytes per element, but this tensor is fp32 (4 bytes)."
+        hint_zh = "你按每元素 2 字节算了，但它是 fp32（4 字节）。"
     elif size == elements:
         hint = " That is the element count; multiply by the bytes per element."
-    return Feedback(False, f"your {kind} buffer is {size} bytes; the model's {kind} #{index} ({t.name}) needs "
-                    f"{t.size} = {elements} x {item}-byte {t.type_name}.{hint}")
+        hint_zh = "这是元素个数；还要乘以每个元素的字节数。"
+    return _no(f"your {kind} buffer is {size} bytes; the model's {kind} #{t.index} ({t.name}) needs "
+               f"{t.size} = {elements} x {item}-byte {t.type_name}.{hint}",
+               f"你的{'输入' if kind == 'input' else '输出'}缓冲是 {size} 字节；模型的 #{t.index}（{t.name}）需要 "
+               f"{t.size} = {elements} x {item} 字节 {t.type_name}。{hint_zh}")
 
 
-def check_dataset(dataset: Any, desc: Any, kind: str = "input") -> Feedback:
-    """Exercise 04: a dataset (step record or handle) has one right-sized buffer per tensor."""
-    acl = backend.acl()
-    handle = getattr(dataset, "dataset", dataset)
-    tensors = desc.inputs if kind == "input" else desc.outputs
-    count = acl.mdl.get_dataset_num_buffers(handle)
-    if count != len(tensors):
-        return Feedback(False, f"your {kind} dataset holds {count} data buffer(s); the model has {len(tensors)} "
-                        f"{kind}(s) — add one aclDataBuffer per {kind}, in index order.")
-    for t in tensors:
-        size = acl.get_data_buffer_size_v2(acl.mdl.get_dataset_buffer(handle, t.index))
+@checker
+def check_buffer_size(size_fn: Any, desc: Any, kind: str = "output") -> Feedback:
+    """Exercise 03: the learner's size_fn(model_desc, index) computes bytes from dims and data type."""
+    bad = _need_function(size_fn, "tensor_bytes")
+    if bad is not None:
+        return bad
+    d = _desc(getattr(desc, "model_desc", desc))
+    if d is None or kind not in ("input", "output"):
+        return _wrong_type("a model desc and kind 'input' or 'output'", desc, "模型描述和 kind（'input' 或 'output'）")
+    for t in (d.inputs if kind == "input" else d.outputs):
+        run = run_recorded(size_fn, d.model_desc, t.index)
+        bad = _raised(run, "tensor_bytes")
+        if bad is not None:
+            return bad
+        if not run.named(f"acl.mdl.get_{kind}_dims"):
+            return _no(f"compute the size from acl.mdl.get_{kind}_dims and acl.mdl.get_{kind}_data_type of the desc "
+                       "you are given: a number typed in, or get_*_size_by_index, is not the exercise.",
+                       f"请用所给 desc 的 acl.mdl.get_{kind}_dims 和 acl.mdl.get_{kind}_data_type 计算大小："
+                       "直接写数字或调用 get_*_size_by_index 不算完成练习。")
+        if not isinstance(run.result, (int, np.integer)) or isinstance(run.result, bool):
+            return _wrong_type("a byte count (int)", run.result, "字节数（int）")
+        if int(run.result) != t.size:
+            return _size_hint(int(run.result), t, kind)
+    return _ok(f"every {kind} size matches the desc: " + "; ".join(t.size_arithmetic for t in
+                                                                    (d.inputs if kind == "input" else d.outputs)),
+               "每个大小都与 desc 一致：" + "；".join(t.size_arithmetic for t in (d.inputs if kind == "input" else d.outputs)))
+
+
+# -- 04 ----------------------------------------------------------------------------------------------------------
+@checker
+def check_dataset(build_fn: Any, desc: Any, kind: str = "output") -> Feedback:
+    """Exercise 04: the learner's build_fn(model_desc) returns a dataset of right-sized device buffers."""
+    bad = _need_function(build_fn, "build_dataset")
+    if bad is not None:
+        return bad
+    d = _desc(getattr(desc, "model_desc", desc))
+    if d is None or kind not in ("input", "output"):
+        return _wrong_type("a model desc and kind 'input' or 'output'", desc, "模型描述和 kind（'input' 或 'output'）")
+    run = run_recorded(build_fn, d.model_desc)
+    try:
+        bad = _bad_dataset(run, d, kind)
+        return bad if bad is not None else _dataset_verdict(run, d, kind)
+    finally:
+        cleanup(run)
+
+
+def _bad_dataset(run: Run, d: Any, kind: str) -> Optional[Feedback]:
+    """Feedback when the run did not build a dataset of its own."""
+    bad = _first(_raised(run, "build_dataset"), _failed_calls(run))
+    if bad is not None:
+        return bad
+    made = [c.out for c in run.named("acl.mdl.create_dataset")]
+    if _dataset_handle(run.result) not in made or not made:
+        return _no("return the dataset your function made with acl.mdl.create_dataset().",
+                   "请返回你的函数用 acl.mdl.create_dataset() 创建的数据集。")
+    return None
+
+
+def _dataset_verdict(run: Run, d: Any, kind: str) -> Feedback:
+    """Count, size and placement of each buffer of the learner's dataset."""
+    tensors = d.inputs if kind == "input" else d.outputs
+    bufs = _buffers(run.result)
+    if len(bufs) != len(tensors):
+        return _no(f"your {kind} dataset holds {len(bufs)} data buffer(s); the model has {len(tensors)} {kind}(s) — "
+                   f"add one aclDataBuffer per {kind}, in index order.",
+                   f"你的数据集有 {len(bufs)} 个数据缓冲；模型有 {len(tensors)} 个{'输入' if kind == 'input' else '输出'}——"
+                   "每个一个 aclDataBuffer，按索引顺序添加。")
+    mine = _allocated(run)
+    for t, (ptr, size) in zip(tensors, bufs):
         if size != t.size:
-            return check_buffer_size(size, desc, kind, t.index)
-    return Feedback(True, f"{count} buffer(s), each the size the desc asks for.")
+            return _size_hint(size, t, kind)
+        if ptr not in mine:
+            return _no(f"buffer #{t.index} does not point at device memory from your acl.rt.malloc (the model "
+                       "reads and writes device memory).",
+                       f"缓冲 #{t.index} 指向的不是你用 acl.rt.malloc 申请的 Device 内存（模型只读写 Device 内存）。")
+    return _ok(f"{len(bufs)} buffer(s) in device memory, each the size the desc asks for.",
+               f"{len(bufs)} 个缓冲，都在 Device 内存中，大小都与 desc 要求一致。")
 
 
-def check_input_array(array: Any, desc: Any, index: int = 0) -> Feedback:
-    """Exercise 05: the preprocessed array has the input's dtype, shape and byte size."""
-    t = _tensor(desc, "input", index)
-    arr = np.asarray(array)
+# -- 05 ----------------------------------------------------------------------------------------------------------
+def _reference(image: str, t: Any, recipe: Optional[dict]) -> np.ndarray:
+    """The reference recipe's preprocess of the same image, as float32."""
+    from . import preprocess
+    return preprocess(image, recipe, dims=t.dims, dtype=t.numpy_dtype).astype(np.float32)
+
+
+@checker
+def check_input_array(array: Any, desc: Any, image: Any, recipe: Optional[dict] = None, index: int = 0) -> Feedback:
+    """Exercise 05: the learner's array (or preprocess function) matches the reference recipe on ``image``."""
+    d = _desc(getattr(desc, "model_desc", desc))
+    if d is None or not 0 <= index < len(d.inputs):
+        return _wrong_type("the model's desc", desc, "模型描述")
+    if not isinstance(image, str) or not os.path.isfile(image):
+        return _wrong_type("the path of the image you preprocessed", image, "你预处理的图片的路径")
+    if callable(array):
+        run, used_reference = _without_reference(array, image)
+        bad = _raised(run, "preprocess")
+        if bad is not None:
+            return bad
+        if used_reference:
+            return _no("write the recipe yourself: at.preprocess is the reference the checker compares with.",
+                       "请自己实现预处理配方：at.preprocess 正是检查器用来比较的参考实现。")
+        array = run.result
+    if not isinstance(array, np.ndarray):
+        return _wrong_type("a numpy array", array, "numpy 数组")
+    t = d.inputs[index]
+    bad = _array_layout(array, t)
+    return bad if bad is not None else _array_values(array, t, _reference(image, t, recipe))
+
+
+def _without_reference(fn: Callable, image: str) -> tuple:
+    """Run the learner's preprocess with ``at.preprocess`` watched: (run, whether it called the reference)."""
+    import acl_teach
+    original, used = acl_teach.preprocess, []
+
+    def watched(*args: Any, **kwargs: Any) -> np.ndarray:
+        used.append(True)
+        return original(*args, **kwargs)
+    acl_teach.preprocess = watched
+    try:
+        return run_recorded(fn, image), bool(used)
+    finally:
+        acl_teach.preprocess = original
+
+
+def _array_layout(arr: np.ndarray, t: Any) -> Optional[Feedback]:
+    """Feedback on dtype, shape and memory order; None when they fit the input."""
     dims = list(t.dims)
     if arr.dtype != t.numpy_dtype:
-        return Feedback(False, f"your array is {arr.dtype} ({arr.nbytes} bytes); input {t.name} is {t.type_name}: "
-                        f"use .astype(np.{t.numpy_dtype}) so it is {t.size} bytes.")
+        return _no(f"your array is {arr.dtype} ({arr.nbytes} bytes); input {t.name} is {t.type_name}: "
+                   f"use .astype(np.{t.numpy_dtype}) so it is {t.size} bytes.",
+                   f"你的数组是 {arr.dtype}（{arr.nbytes} 字节）；输入 {t.name} 是 {t.type_name}："
+                   f"用 .astype(np.{t.numpy_dtype}) 使它成为 {t.size} 字节。")
     if list(arr.shape) != dims:
-        return Feedback(False, f"your array has shape {list(arr.shape)}; input {t.name} is {dims} (NCHW: move the "
-                        f"channel axis with .transpose(2, 0, 1) and add the batch axis).")
+        return _no(f"your array has shape {list(arr.shape)}; input {t.name} is {dims} (NCHW: move the channel axis "
+                   "with .transpose(2, 0, 1) and add the batch axis).",
+                   f"你的数组形状是 {list(arr.shape)}；输入 {t.name} 是 {dims}（NCHW：用 .transpose(2, 0, 1) "
+                   "把通道轴移到前面，再加上 batch 维）。")
     if not arr.flags.c_contiguous:
-        return Feedback(False, "the array is not C-contiguous: its bytes are not in NCHW order; use "
-                        "np.ascontiguousarray before tobytes()/bytes_to_ptr.")
-    return Feedback(True, f"{arr.dtype} {list(arr.shape)} = {arr.nbytes} bytes, ready for memcpy.")
+        return _no("the array is not C-contiguous: its bytes are not in NCHW order; use np.ascontiguousarray "
+                   "before tobytes()/bytes_to_ptr.",
+                   "数组不是 C 连续的：字节不是按 NCHW 排列；在 tobytes()/bytes_to_ptr 之前用 np.ascontiguousarray。")
+    return None
 
 
-def check_execute_ret(ret: int) -> Feedback:
-    """Exercise 06: what an execute returned."""
+TOLERANCE = 0.02  # mean absolute difference from the reference preprocess (fp16 rounding, resampling details)
+
+
+def _array_values(arr: np.ndarray, t: Any, ref: np.ndarray) -> Feedback:
+    """Compare the values with the reference recipe's; name the typical mistake."""
+    x = arr.astype(np.float32)
+    if not np.isfinite(x).all():
+        return _no("your array holds NaN or inf.", "你的数组里有 NaN 或 inf。")
+    if not x.any():
+        return _no("your array is all zeros: it has the right shape but no image in it.",
+                   "你的数组全是 0：形状对了，但里面没有图像。")
+    if x.max() > 3 * max(1.0, float(np.abs(ref).max())):
+        return _no(f"values run from {x.min():.0f} to {x.max():.0f}: these are raw 0–255 pixels or another model's "
+                   "recipe; this model's recipe scales each value as (x − 127) / 128.",
+                   f"取值范围是 {x.min():.0f} 到 {x.max():.0f}：这是未归一化的 0–255 像素或其他模型的预处理；"
+                   "这个模型的预处理是 (x − 127) / 128。")
+    err = float(np.abs(x - ref).mean())
+    if err <= TOLERANCE:
+        return _ok(f"matches the model's recipe (mean difference {err:.4f}); {t.size} bytes ready for memcpy.",
+                   f"与模型的预处理一致（平均差 {err:.4f}）；{t.size} 字节，可以 memcpy 了。")
+    if float(np.abs(x[:, ::-1] - ref).mean()) <= TOLERANCE:
+        return _no("the channels are in BGR order; this model takes RGB.", "通道顺序是 BGR；这个模型要 RGB。")
+    return _no(f"the values differ from the recipe's (mean difference {err:.3f}, tolerance {TOLERANCE}): resize the "
+               "short side to 256 (bicubic), centre-crop 224, (x − 127) / 128, RGB, NCHW.",
+               f"数值与预处理配方不符（平均差 {err:.3f}，容差 {TOLERANCE}）：短边缩放到 256（双三次），居中裁剪 224，"
+               "(x − 127) / 128，RGB，NCHW。")
+
+
+@checker
+def check_device_input(copy_fn: Any, dataset: Any, desc: Any, image: Any, recipe: Optional[dict] = None,
+                       index: int = 0) -> Feedback:
+    """Exercise 05: the learner's copy_fn(array, dataset) puts the array into the input's device memory."""
+    bad = _need_function(copy_fn, "copy_in")
+    if bad is not None:
+        return bad
+    handle, d = _dataset_handle(dataset), _desc(getattr(desc, "model_desc", desc))
+    if handle is None or d is None or not isinstance(image, str):
+        return _wrong_type("the input dataset, the model's desc and the image path", dataset,
+                           "输入数据集、模型描述和图片路径")
+    bufs = _buffers(handle)
+    if index >= len(bufs):
+        return _no(f"the dataset has no buffer #{index}.", f"数据集没有缓冲 #{index}。")
+    t = d.inputs[index]
+    run = run_recorded(copy_fn, _reference(image, t, recipe).astype(t.numpy_dtype), dataset)
+    bad = _first(_raised(run, "copy_in"), _failed_calls(run))
+    if bad is not None:
+        return bad
+    if not any(c.args[:1] == (bufs[index][0],) and c.args[4:5] == (MEMCPY_HOST_TO_DEVICE,)
+               for c in run.named("acl.rt.memcpy")):
+        return _no("copy_in must copy into the input buffer's device address with acl.rt.memcpy(dev_ptr, size, "
+                   "host_ptr, size, 1) (ACL_MEMCPY_HOST_TO_DEVICE).",
+                   "copy_in 必须用 acl.rt.memcpy(dev_ptr, size, host_ptr, size, 1)（ACL_MEMCPY_HOST_TO_DEVICE）"
+                   "复制到输入缓冲的 Device 地址。")
+    return device_input_feedback(bufs[index], t, image, recipe, d, index)
+
+
+def device_input_feedback(buf: tuple, t: Any, image: str, recipe: Optional[dict], d: Any, index: int) -> Feedback:
+    """The bytes in an input buffer on the device against the recipe's preprocess of ``image``."""
+    raw = read_device(*buf)
+    if raw is None or len(raw) != t.size:
+        return _no("the input buffer cannot be read back; is it device memory of the input's size?",
+                   "读不回输入缓冲；它是输入大小的 Device 内存吗？")
+    if len(set(raw)) == 1:
+        return _no(f"the input buffer on the device holds one repeated byte ({raw[0]:#04x}): nothing was copied in; "
+                   "copy your array with acl.rt.memcpy(..., 1) (ACL_MEMCPY_HOST_TO_DEVICE).",
+                   f"Device 上的输入缓冲只有一个重复的字节（{raw[0]:#04x}）：什么都没复制进去；"
+                   "用 acl.rt.memcpy(..., 1)（ACL_MEMCPY_HOST_TO_DEVICE）把数组复制进去。")
+    return check_input_array(np.frombuffer(raw, t.numpy_dtype).reshape(t.dims), d, image, recipe, index)
+
+
+# -- 06 ----------------------------------------------------------------------------------------------------------
+@checker
+def check_execute(run_fn: Any, model_id: Any, inputs: Any, outputs: Any) -> Feedback:
+    """Exercise 06: the learner's run_fn(model_id, inputs, outputs) executes, returns the ret, and fills the outputs."""
+    bad = _need_function(run_fn, "run_model")
+    if bad is not None:
+        return bad
+    ins, outs = _dataset_handle(inputs), _dataset_handle(outputs)
+    if ins is None or outs is None or not isinstance(model_id, int):
+        return _wrong_type("model_id, the input dataset and the output dataset", model_id, "model_id、输入数据集和输出数据集")
+    acl = backend.acl()
+    bufs = _buffers(outs)
+    for ptr, size in bufs:
+        acl.rt.memset(ptr, size, 0xFF, size)  # a sentinel: an execute overwrites it
+    run = run_recorded(run_fn, model_id, inputs, outputs)
+    bad = _raised(run, "run_model")
+    if bad is not None:
+        return bad
+    execs = run.named("acl.mdl.execute") + run.named("acl.mdl.execute_async")
+    if not execs:
+        return _no("run_model must call acl.mdl.execute(model_id, input_dataset, output_dataset).",
+                   "run_model 必须调用 acl.mdl.execute(model_id, input_dataset, output_dataset)。")
+    if run.result != execs[-1].ret:
+        return _no(f"return the ret of acl.mdl.execute ({execs[-1].ret}), not {run.result!r:.30}.",
+                   f"请返回 acl.mdl.execute 的返回值（{execs[-1].ret}），而不是 {run.result!r:.30}。")
+    if execs[-1].ret != 0:
+        return _explain_execute(execs[-1].ret)
+    if any(read_device(p, s) == b"\xff" * s for p, s in bufs):
+        return _no("the outputs are untouched: execute wrote nothing (an execute_async needs synchronize_stream).",
+                   "输出没有被写入：execute 什么也没写（execute_async 之后需要 synchronize_stream）。")
+    return _ok("execute returned 0 and the outputs are in their device buffers.",
+               "execute 返回 0，输出已经在它们的 Device 缓冲里了。")
+
+
+def _explain_execute(ret: int) -> Feedback:
+    """An execute's non-zero code, its cause and fix."""
     from .spec.errors import explain
-    if ret == 0:
-        return Feedback(True, "execute returned 0: the outputs are in their device buffers.")
     info = explain(ret)
-    return Feedback(False, f"execute returned {ret} ({info.name if info else 'unknown'}): "
-                    f"{info.cause if info else ''} Fix: {info.fix if info else ''}")
+    name = info.name if info else "unknown"
+    return _no(f"execute returned {ret} ({name}): {info.cause if info else ''} Fix: {info.fix if info else ''}",
+               f"execute 返回 {ret}（{name}）：{info.cause_zh if info else ''} 修改：{info.fix_zh if info else ''}")
 
 
-def check_top5(indices: Sequence[int], scores: Any) -> Feedback:
-    """Exercise 07: top-5 indices, best first, from the scores."""
+# -- 07 / 11 / 13 ------------------------------------------------------------------------------------------------
+@checker
+def top5_feedback(indices: Any, scores: Any) -> Feedback:
+    """Top-5 indices, best first, against the scores: with the typical mistakes named."""
+    try:
+        got = [int(i) for i in np.asarray(indices).reshape(-1)]
+    except (TypeError, ValueError):
+        return _wrong_type("five class indices", indices, "五个类别索引")
     x = np.asarray(scores, dtype=np.float64).reshape(-1)
     want = [int(i) for i in np.argsort(-x, kind="stable")[:5]]
-    got = [int(i) for i in indices]
     if got == want:
-        return Feedback(True, f"top-5 {got}, best first.")
+        return _ok(f"top-5 {got}, best first.", f"top-5 {got}，从高到低。")
+    if got == [int(i) for i in np.argsort(x, kind="stable")[:5]] or set(got) == set(np.argsort(x)[:5].tolist()):
+        return _no("these are the five *lowest* scores: argsort sorts ascending, so [:5] takes the worst; take "
+                   "argsort()[-1:-6:-1] (or argsort(-x)[:5]) for the best first.",
+                   "这是得分*最低*的五个：argsort 按升序排序，[:5] 取的是最差的；用 argsort()[-1:-6:-1]"
+                   "（或 argsort(-x)[:5]）取从高到低的前五个。")
     if got == want[::-1]:
-        return Feedback(False, "right classes, wrong order: argsort is ascending, so take [-1:-6:-1] (best first).")
+        return _no("right classes, wrong order: argsort is ascending, so take [-1:-6:-1] (best first).",
+                   "类别对了，顺序反了：argsort 是升序，用 [-1:-6:-1]（从高到低）。")
     if sorted(got) == sorted(want):
-        return Feedback(False, f"right classes in the wrong order; expected {want}.")
+        return _no(f"right classes in the wrong order; expected {want}.", f"类别对了但顺序不对；应为 {want}。")
     if len(got) != 5:
-        return Feedback(False, f"you gave {len(got)} indices; top-5 means 5.")
-    return Feedback(False, f"expected {want}; got {got}. Did you flatten the [1, 1000] output before argsort?")
+        return _no(f"you gave {len(got)} indices; top-5 means 5.", f"你给了 {len(got)} 个索引；top-5 是 5 个。")
+    return _no(f"expected {want}; got {got}. Did you read the whole output (all its bytes, as float32)?",
+               f"应为 {want}；你的是 {got}。你是否读回了整个输出（全部字节，按 float32 解释）？")
 
 
+@checker
+def check_top5(top5_fn: Any, outputs: Any, index: int = 0) -> Feedback:
+    """Exercises 07/11/13: the learner's top5_fn(outputs) copies the output to the host itself and ranks it."""
+    bad = _need_function(top5_fn, "top5")
+    if bad is not None:
+        return bad
+    handle = _dataset_handle(outputs)
+    if handle is None:
+        return _wrong_type("the output dataset", outputs, "输出数据集")
+    ptr, size = _buffers(handle)[index]
+    raw = read_device(ptr, size)
+    run = run_recorded(top5_fn, outputs)
+    try:
+        bad = _first(_raised(run, "top5"), _failed_calls(run))
+        if bad is not None:
+            return bad
+        copies = run.named("acl.rt.memcpy")
+        if not any(c.args[2:3] == (ptr,) and c.args[4:5] == (MEMCPY_DEVICE_TO_HOST,) for c in copies):
+            return _no("top5 must copy the output buffer to the host itself: acl.rt.memcpy(host, size, device_ptr, "
+                       "size, 2) (ACL_MEMCPY_DEVICE_TO_HOST).",
+                       "top5 必须自己把输出缓冲复制到 Host：acl.rt.memcpy(host, size, device_ptr, size, 2)"
+                       "（ACL_MEMCPY_DEVICE_TO_HOST）。")
+        return top5_feedback(run.result, np.frombuffer(raw, np.float32)) if raw is not None else \
+            _no("the output buffer cannot be read back.", "读不回输出缓冲。")
+    finally:
+        cleanup(run)
+
+
+# -- 08 ----------------------------------------------------------------------------------------------------------
 RELEASE_ORDER = ["acl.destroy_data_buffer", "acl.mdl.destroy_dataset", "acl.rt.free", "acl.mdl.unload",
                  "acl.mdl.destroy_desc", "acl.rt.destroy_stream", "acl.rt.destroy_context", "acl.rt.reset_device",
                  "acl.finalize"]
 
 
-def check_release_order(apis: List[str]) -> Feedback:
-    """Exercise 08: the release calls in an order that never uses something already released."""
-    must_precede = [("acl.destroy_data_buffer", "acl.mdl.destroy_dataset"), ("acl.mdl.unload", "acl.rt.destroy_context"),
-                    ("acl.rt.free", "acl.rt.reset_device"), ("acl.rt.destroy_stream", "acl.rt.destroy_context"),
-                    ("acl.rt.destroy_context", "acl.rt.reset_device"), ("acl.rt.reset_device", "acl.finalize")]
-    missing = [a for a in RELEASE_ORDER if a not in apis]
-    if missing:
-        return Feedback(False, f"missing release call(s): {', '.join(missing)} — each of them leaks something.")
-    for before, after in must_precede:
-        if max(i for i, a in enumerate(apis) if a == before) > min(i for i, a in enumerate(apis) if a == after):
-            return Feedback(False, f"{before} must come before {after}.")
-    return Feedback(True, "a safe release order: buffers -> datasets -> memory -> model -> stream -> context -> "
-                    "device -> finalize.")
+@checker
+def check_release_order(release_fn: Any, *handles: Any) -> Feedback:
+    """Exercise 08: after the learner's release code every resource was released by its own call (empty ledger)."""
+    bad = _need_function(release_fn, "release_all")
+    if bad is not None:
+        return bad
+    inspector = backend.inspector()
+    before = {id(e) for e in (inspector.leaks() or []) if not e.alive}  # reclaimed before this release code ran
+    run = run_recorded(release_fn, *handles)
+    bad = _raised(run, "release_all")
+    if bad is not None:
+        return bad
+    apis = [c.api for c in run.calls]
+    late = [a for a in apis[apis.index("acl.finalize") + 1:]] if "acl.finalize" in apis else []
+    if late:
+        return _no(f"{late[0]} ran after acl.finalize: nothing can be released once the process is finalized.",
+                   f"{late[0]} 在 acl.finalize 之后才调用：进程 finalize 之后什么都不能再释放了。")
+    bad = _failed_calls(run)
+    return bad if bad is not None else _release_verdict(inspector, before, apis)
 
 
-def check_callback_results(delivered: Sequence[Any], expected: Sequence[Any]) -> Feedback:
-    """Exercise 09: callbacks delivered everything, in stream order."""
-    if list(delivered) == list(expected):
-        return Feedback(True, f"{len(delivered)} callback(s), in the order they were queued.")
-    if sorted(map(str, delivered)) == sorted(map(str, expected)):
-        return Feedback(False, "all callbacks ran but out of order: launch them on one stream, in order.")
-    return Feedback(False, f"{len(delivered)} of {len(expected)} callbacks arrived — did you synchronize_stream "
-                    f"before reading the results, and is a thread calling process_report?")
+def _release_verdict(inspector: Any, before: set, apis: List[str]) -> Feedback:
+    """The ledger after the learner's release code: nothing alive, nothing reclaimed by reset/finalize."""
+    live = inspector.live(include_init=True)
+    if live:
+        kinds = ", ".join(e.kind for e in live)
+        return _no(f"still alive after your release code: {kinds}.", f"你的释放代码执行后仍然存活：{kinds}。")
+    reclaimed = [e for e in (inspector.leaks() or []) if id(e) not in before]
+    if reclaimed:
+        kinds = ", ".join(sorted({e.kind for e in reclaimed}))
+        return _no(f"{len(reclaimed)} resource(s) ({kinds}) were reclaimed by reset_device/finalize instead of their "
+                   "own release call: release each one, innermost first.",
+                   f"{len(reclaimed)} 个资源（{kinds}）是被 reset_device/finalize 回收的，而不是由各自的释放调用释放："
+                   "请从最里层开始逐个释放。")
+    if "acl.finalize" not in apis:
+        return _no("end with acl.finalize().", "最后要调用 acl.finalize()。")
+    return _ok("an empty ledger: every resource released by its own call, then reset_device and finalize.",
+               "台账为空：每个资源都由自己的释放调用释放，最后 reset_device 和 finalize。")
 
 
-def check_gear(batch: int, desc: Any) -> Feedback:
-    """Exercise 10: a batch size the dynamic model accepts."""
-    gears = list(desc.dynamic_batch)
+# -- 09 ----------------------------------------------------------------------------------------------------------
+def _callback_loop(args: list) -> None:
+    """The callback thread: bind the context, then process reports until told to stop."""
+    acl = backend.acl()
+    context, flag = args
+    acl.rt.set_context(context)
+    while not flag["stop"]:
+        acl.rt.process_report(20)
+
+
+@checker
+def check_callback(on_done: Any, model_id: Any, jobs: Any, stream: Any, context: Any) -> Feedback:
+    """Exercise 09: the learner's callback on_done([i]) fetches job i's result inside the callback thread."""
+    bad = _need_function(on_done, "on_done")
+    if bad is not None:
+        return bad
+    if not isinstance(jobs, (list, tuple)) or not jobs or not isinstance(model_id, int):
+        return _wrong_type("model_id and a list of (input dataset, output dataset) jobs", jobs,
+                           "model_id 和 (输入数据集, 输出数据集) 作业列表")
+    got: Dict[int, Any] = {}
+    run = run_recorded(_drive_callbacks, on_done, model_id, jobs, stream, context, got)
+    bad = _raised(run, "the callback run")
+    if bad is not None:
+        return bad
+    return _callback_verdict(run, jobs, got)
+
+
+def _drive_callbacks(on_done, model_id, jobs, stream, context, got) -> None:
+    """Queue execute_async + launch_callback per job with a callback thread; the learner's callback fills ``got``."""
+    acl = backend.acl()
+    flag = {"stop": False}
+    errors: List[BaseException] = []
+
+    def wrapped(user_data):
+        try:
+            got[user_data[0]] = on_done(user_data)
+        except Exception as exc:  # reported as feedback after the run
+            errors.append(exc)
+    tid, _ = acl.util.start_thread(_callback_loop, [context, flag])
+    try:
+        acl.rt.subscribe_report(tid, stream)
+        for i, (ins, outs) in enumerate(jobs):
+            acl.mdl.execute_async(model_id, _dataset_handle(ins), _dataset_handle(outs), stream)
+            acl.rt.launch_callback(wrapped, [i], 1, stream)
+        acl.rt.synchronize_stream(stream)
+        acl.rt.unsubscribe_report(tid, stream)
+    finally:  # the callback thread never outlives the check
+        flag["stop"] = True
+        acl.util.stop_thread(tid)
+    if errors:
+        raise errors[0]
+
+
+def _callback_verdict(run: Run, jobs: Sequence, got: Dict[int, Any]) -> Feedback:
+    """Each job's result fetched inside the callback thread, and right."""
+    main = threading.get_ident()
+    copies = [c for c in run.named("acl.rt.memcpy") if c.args[4:5] == (MEMCPY_DEVICE_TO_HOST,)]
+    if not any(c.thread != main for c in copies):
+        return _no("on_done must fetch the result inside the callback: acl.rt.memcpy(..., 2) in the callback thread.",
+                   "on_done 必须在回调里取结果：在回调线程中调用 acl.rt.memcpy(..., 2)。")
+    for i, (_, outs) in enumerate(jobs):
+        ptr, size = _buffers(_dataset_handle(outs))[0]
+        want = int(np.frombuffer(read_device(ptr, size), np.float32).argmax())
+        if i not in got:
+            return _no(f"job {i}'s callback returned nothing.", f"作业 {i} 的回调没有返回结果。")
+        if got[i] != want:
+            return _no(f"job {i}: your callback returned {got[i]!r:.30}; its best class is {want} (argmax of the "
+                       "float32 output).",
+                       f"作业 {i}：你的回调返回 {got[i]!r:.30}；最高分类别是 {want}（float32 输出的 argmax）。")
+    return _ok(f"{len(jobs)} callback(s), each fetched its job's result in the callback thread.",
+               f"{len(jobs)} 个回调，每个都在回调线程中取回了自己作业的结果。")
+
+
+# -- 10 ----------------------------------------------------------------------------------------------------------
+@checker
+def check_gear(set_gear: Any, model_id: Any, dataset: Any, desc: Any) -> Feedback:
+    """Exercise 10: the learner's set_gear(model_id, dataset, desc, n) sets the smallest gear >= n."""
+    bad = _need_function(set_gear, "set_gear")
+    if bad is not None:
+        return bad
+    d = _desc(getattr(desc, "model_desc", desc))
+    if d is None or _dataset_handle(dataset) is None or not isinstance(model_id, int):
+        return _wrong_type("model_id, the input dataset and the model desc", desc, "model_id、输入数据集和模型描述")
+    gears = sorted(d.dynamic_batch)
     if not gears:
-        return Feedback(False, "this model has no dynamic batch gears (converted without --dynamic_batch_size).")
-    if batch in gears:
-        return Feedback(True, f"batch {batch} is one of the gears {gears}.")
-    bigger = [g for g in gears if g > batch]
-    hint = f" Use {bigger[0]} and pad the rest of the batch." if bigger else ""
-    return Feedback(False, f"batch {batch} is not a gear; the model accepts {gears} (set_dynamic_batch_size "
-                    f"returns 145013 otherwise).{hint}")
+        return _no("this model has no dynamic batch gears (converted without --dynamic_batch_size).",
+                   "这个模型没有动态 batch 档位（转换时没有 --dynamic_batch_size）。")
+    between = [n for n in range(1, gears[-1] + 1) if n not in gears][:1]  # a batch that needs padding
+    for n in between + [1, gears[-1]]:
+        fb = _one_gear(set_gear, model_id, dataset, d, n, gears)
+        if not fb:
+            return fb
+    return _ok(f"the smallest gear that holds the batch, set with set_dynamic_batch_size (gears {gears}).",
+               f"选了能装下这个 batch 的最小档位，并用 set_dynamic_batch_size 设置好了（档位 {gears}）。")
 
 
-def check_desc_answer(answer: Dict[str, Any], desc: Any) -> Feedback:
-    """Exercise 12: the learner's reading of a desc (inputs, outputs, input bytes)."""
-    want = {"inputs": len(desc.inputs), "outputs": len(desc.outputs), "input_bytes": desc.inputs[0].size}
-    wrong = [f"{k}: you said {answer.get(k)}, the desc says {v}" for k, v in want.items() if answer.get(k) != v]
-    if not wrong:
-        return Feedback(True, "all three match the desc.")
-    return Feedback(False, "; ".join(wrong) + ".")
+def _one_gear(set_gear, model_id, dataset, d, n, gears) -> Feedback:
+    """One batch size n through the learner's set_gear."""
+    run = run_recorded(set_gear, model_id, dataset, d.model_desc, n)
+    want = min(g for g in gears if g >= n)
+    bad = _raised(run, "set_gear")
+    if bad is not None:
+        return bad
+    if not run.named("acl.mdl.get_dynamic_batch"):
+        return _no("read the gears from the desc with acl.mdl.get_dynamic_batch, not from a list you typed.",
+                   "请用 acl.mdl.get_dynamic_batch 从 desc 读出档位，而不是自己写一个列表。")
+    sets = run.named("acl.mdl.set_dynamic_batch_size")
+    if not sets:
+        return _no("call acl.mdl.set_dynamic_batch_size(model_id, dataset, index, gear).",
+                   "请调用 acl.mdl.set_dynamic_batch_size(model_id, dataset, index, gear)。")
+    chosen = sets[-1].args[3]
+    if chosen != want or run.result != want:
+        hint = " (pick a gear >= the batch and pad the rest)" if chosen < n else ""
+        return _no(f"for a batch of {n} you set gear {chosen} and returned {run.result!r:.20}; the smallest gear "
+                   f"that holds it is {want} of {gears}{hint}.",
+                   f"batch 为 {n} 时你设置了档位 {chosen}，返回 {run.result!r:.20}；能装下它的最小档位是 {gears} 中的 {want}"
+                   f"{'（选 ≥ batch 的档位，其余补齐）' if chosen < n else ''}。")
+    return _first(_failed_calls(run), _ok("", ""))
+
+
+@checker
+def check_padded_batch(pad_fn: Any) -> Feedback:
+    """Exercise 10: the learner's pad_fn(images, gear) returns a [gear, ...] batch: the images, then zeros."""
+    bad = _need_function(pad_fn, "pad_batch")
+    if bad is not None:
+        return bad
+    rng = np.random.default_rng(0)
+    for n, gear in ((3, 4), (1, 1), (5, 8)):
+        images = rng.random((n, 3, 4, 4)).astype(np.float16)
+        run = run_recorded(pad_fn, images, gear)
+        bad = _raised(run, "pad_batch")
+        if bad is not None:
+            return bad
+        out = run.result
+        if not isinstance(out, np.ndarray) or out.shape != (gear, 3, 4, 4) or out.dtype != images.dtype:
+            return _no(f"for {n} images and gear {gear} expected a {images.dtype} array of shape {(gear, 3, 4, 4)}, "
+                       f"got {getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}.",
+                       f"{n} 张图、档位 {gear} 时应得到形状 {(gear, 3, 4, 4)} 的 {images.dtype} 数组，"
+                       f"你的是 {getattr(out, 'dtype', type(out).__name__)} {getattr(out, 'shape', '')}。")
+        if not (np.array_equal(out[:n], images) and not out[n:].any()):
+            return _no("the first rows must be the images, in order, and the padding rows zeros.",
+                       "前面几行必须按顺序是这些图像，补齐的行全为 0。")
+    return _ok("images first, zero padding up to the gear.", "图像在前，其余用 0 补齐到档位大小。")
+
+
+# -- 12 ----------------------------------------------------------------------------------------------------------
+@checker
+def check_desc_answer(describe: Any, descs: Any) -> Feedback:
+    """Exercise 12: the learner's describe(model_desc) reads inputs, outputs and input bytes from any desc."""
+    bad = _need_function(describe, "describe")
+    if bad is not None:
+        return bad
+    found = [_desc(getattr(x, "model_desc", x)) for x in (descs if isinstance(descs, (list, tuple)) else [descs])]
+    if not found or None in found:
+        return _wrong_type("a list of model descs", descs, "模型描述列表")
+    for d in found:
+        run = run_recorded(describe, d.model_desc)
+        bad = _raised(run, "describe")
+        if bad is not None:
+            return bad
+        if not run.named("acl.mdl.get_num_inputs") or not run.named("acl.mdl.get_num_outputs"):
+            return _no("ask the desc: acl.mdl.get_num_inputs / get_num_outputs / get_input_size_by_index.",
+                       "向 desc 查询：acl.mdl.get_num_inputs / get_num_outputs / get_input_size_by_index。")
+        want = {"inputs": len(d.inputs), "outputs": len(d.outputs), "input_bytes": d.inputs[0].size}
+        answer = run.result if isinstance(run.result, dict) else {}
+        wrong = [k for k, v in want.items() if answer.get(k) != v]
+        if wrong:
+            said = "; ".join(f"{k}: you said {answer.get(k)}, the desc says {want[k]}" for k in wrong)
+            said_zh = "；".join(f"{k}：你的是 {answer.get(k)}，desc 是 {want[k]}" for k in wrong)
+            return _no(said + ".", said_zh + "。")
+    return _ok(f"all three match on {len(found)} model(s).", f"在 {len(found)} 个模型上三项都一致。")
+
+
+# -- 13 ----------------------------------------------------------------------------------------------------------
+def _reference_top5(path: str, om: str) -> Optional[List[int]]:
+    """Top-5 of the default model for ``path`` through the step API (the reference the learner is compared with)."""
+    from . import session
+    with session.Session(model=om) as s:
+        return [p.index for p in s.classify(path).topk.top]
+
+
+@checker
+def check_classify(classify_fn: Any, path: Any, om: Any) -> Feedback:
+    """Exercise 13: the learner's classify(path, om) gives the right top-5 and leaves an empty ledger."""
+    bad = _need_function(classify_fn, "classify")
+    if bad is not None:
+        return bad
+    if not isinstance(path, str) or not os.path.isfile(path) or not isinstance(om, str):
+        return _wrong_type("an image path and a model path", path, "图片路径和模型路径")
+    inspector = backend.inspector()
+    before = {id(e) for e in (inspector.leaks() or []) if not e.alive}
+    run = run_recorded(classify_fn, path, om)
+    bad = _first(_raised(run, "classify"), _failed_calls(run, allowed=("acl.rt.get_run_mode",)))
+    if bad is not None:
+        _finish(run)
+        return bad
+    apis = {c.api for c in run.calls if c.mine}
+    needed = ["acl.init", "acl.rt.set_device", "acl.mdl.load_from_file", "acl.mdl.execute", "acl.rt.memcpy",
+              "acl.finalize"]
+    missing = [a for a in needed if a not in apis and not (a == "acl.mdl.load_from_file" and any(
+        x.startswith("acl.mdl.load_from") for x in apis))]
+    if missing:
+        _finish(run)
+        return _no(f"classify must make the whole flow itself; missing: {', '.join(missing)}.",
+                   f"classify 必须自己完成整个流程；缺少：{', '.join(missing)}。")
+    verdict = _release_verdict(inspector, before, [c.api for c in run.calls])
+    if not verdict:
+        return verdict
+    return top5_feedback(run.result, _scores_for(_reference_top5(path, om)))
+
+
+def _finish(run: Run) -> None:
+    """After a failed classify: release what it left and finalize, so the notebook goes on in a clean process."""
+    acl = backend.acl()
+    if any(c.api == "acl.init" for c in run.calls) and not any(c.api == "acl.finalize" for c in run.calls):
+        cleanup(run)
+        acl.rt.reset_device(0)
+        acl.finalize()
+
+
+def _scores_for(ranked: List[int]) -> np.ndarray:
+    """Scores whose descending order is ``ranked`` (for top5_feedback's hints)."""
+    scores = np.zeros(1000)
+    scores[ranked] = np.arange(len(ranked), 0, -1)
+    return scores
 
 
 def ledger_summary() -> str:

@@ -1,4 +1,5 @@
-"""Exercise checkers: each with a right answer and at least two typical wrong ones."""
+"""Exercise checkers: each with a right answer and at least three wrong ones (a literal, a tautology, None, a
+wrong type, the typical mistake); a checker inspects what the learner built and never raises."""
 import numpy as np
 import pytest
 
@@ -7,15 +8,52 @@ from acl_teach import lab
 
 
 @pytest.fixture
-def desc(step_api, default_om):
-    at.init()
-    res = at.request_resources(0)
-    model = at.load_model(default_om)
-    d = at.query_desc(model)
-    yield d
-    at.unload_model(model, d)
-    at.release_resources(res)
-    at.finalize()
+def acl(step_api):
+    """The simulator as the notebooks' ``acl``: the checkers' recorder patches the same module."""
+    from acl_teach import backend
+    return backend.acl()
+
+
+@pytest.fixture
+def ready(acl):
+    """init + set_device(0), released at the end (the test's own leftovers are the checker's concern)."""
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    yield acl
+    acl.rt.reset_device(0)
+    acl.finalize()
+
+
+@pytest.fixture
+def model(ready, default_om):
+    """(model_id, raw model desc) of the default model."""
+    model_id, ret = ready.mdl.load_from_file(default_om)
+    desc = ready.mdl.create_desc()
+    assert ret == 0 and ready.mdl.get_desc(desc, model_id) == 0
+    yield model_id, desc
+    ready.mdl.destroy_desc(desc)
+    ready.mdl.unload(model_id)
+
+
+def _live():
+    """The simulator's live resources now (to show a checker left nothing behind)."""
+    return [(e.kind, e.handle) for e in lab.backend.inspector().live(include_init=True)]
+
+
+def _wrong(fb, *words):
+    """A failing Feedback that never raised, mentions ``words`` and carries a Chinese message."""
+    assert not fb and fb.message_zh, fb
+    for w in words:
+        assert w in fb.message, fb.message
+    return fb
+
+
+WRONG_TYPES = [None, "4", 4, [1, 2]]
+
+
+def test_feedback_is_bilingual():
+    fb = lab.Feedback(False, "english", "中文")
+    assert repr(fb) == "✗ english\n  中文" and str(fb) == repr(fb) and not fb
+    assert repr(lab.Feedback(True, "ok")) == "✓ ok"
 
 
 def test_setup_registers_the_simulator_as_acl(capsys):
@@ -27,90 +65,451 @@ def test_setup_registers_the_simulator_as_acl(capsys):
     assert module.init() == 0  # setup gives a fresh simulated process every time
 
 
-def test_check_init_codes():
-    assert lab.check_init_codes(0, 100002)
-    wrong = lab.check_init_codes(0, 0)
-    assert not wrong and "finalize" in wrong.message
-    assert not lab.check_init_codes(100002, 100002)
-    assert repr(lab.check_init_codes(0, 100002)).startswith("✓")
+# -- 01 ---------------------------------------------------------------------------------------------------------
+def test_check_init_codes(acl):
+    def init_twice():
+        first, second = acl.init(), acl.init()
+        acl.finalize()
+        return first, second
+    assert lab.check_init_codes(init_twice)
+    assert lab.backend.inspector().live(include_init=True) == []
+    _wrong(lab.check_init_codes(lambda: (0, 100002)), "called acl.init() 0 time")           # literal
+    _wrong(lab.check_init_codes(lambda: (acl.init(), 100002)), "1 time")                      # half a literal
+    _wrong(lab.check_init_codes(lambda: (acl.init(), acl.init())), "acl.finalize")           # no finalize
+    assert lab.backend.inspector().live(include_init=True) == []                             # the checker finalized
+    _wrong(lab.check_init_codes(lambda: (acl.init(), acl.finalize(), acl.init(), acl.finalize())[::2]),
+           "did you call acl.finalize() in between")
+    for bad in WRONG_TYPES:
+        _wrong(lab.check_init_codes(bad), "pass your function")
+    _wrong(lab.check_init_codes(0, 100002), "pass your function")                            # the old literals
+    _wrong(lab.check_init_codes(lambda: (_ for _ in ()).throw(NotImplementedError())), "not written yet")
 
 
-def test_check_model_memory():
-    assert lab.check_model_memory(30, 10, 20)
-    assert "only the weights" in lab.check_model_memory(20, 10, 20).message
-    assert "only the work" in lab.check_model_memory(10, 10, 20).message
-    assert not lab.check_model_memory(31, 10, 20)
+# -- 02 ---------------------------------------------------------------------------------------------------------
+def _load_with_my_memory(acl, swap=False):
+    def load(path):
+        work, weight, ret = acl.mdl.query_size(path)
+        if swap:
+            work, weight = weight, work
+        work_ptr, ret = acl.rt.malloc(work, 0)
+        weight_ptr, ret = acl.rt.malloc(weight, 0)
+        model_id, ret = acl.mdl.load_from_file_with_mem(path, work_ptr, work, weight_ptr, weight)
+        return model_id
+    return load
 
 
-def test_check_buffer_size(desc):
-    assert lab.check_buffer_size(4000, desc, "output")
-    msg = lab.check_buffer_size(2000, desc, "output").message
-    assert msg == ("your output buffer is 2000 bytes; the model's output #0 (/Softmax:0:prob) needs 4000 = "
-                   "1000 x 4-byte ACL_FLOAT. You counted 2 bytes per element, but this tensor is fp32 (4 bytes).")
-    assert "counted 4 bytes per element" in lab.check_buffer_size(602112, desc, "input").message
-    assert "element count" in lab.check_buffer_size(1000, desc, "output").message
-    assert "no input #3" in lab.check_buffer_size(1, desc, "input", 3).message
+def test_check_model_memory(ready, default_om):
+    before = _live()
+    assert lab.check_model_memory(_load_with_my_memory(ready), default_om)
+    assert _live() == before                                                                       # cleaned up
+    _wrong(lab.check_model_memory(lambda path: 1, default_om), "query_size")                      # literal
+    _wrong(lab.check_model_memory(lambda path: ready.mdl.load_from_file(path)[0], default_om), "query_size")
+    _wrong(lab.check_model_memory(_load_with_my_memory(ready, swap=True), default_om))           # typical mistake
+    _wrong(lab.check_model_memory(None, default_om), "pass your function")
+    _wrong(lab.check_model_memory(_load_with_my_memory(ready), 42), "path")
+    assert _live() == before
 
 
-def test_check_dataset(desc):
-    good = at.build_dataset(desc, "output")
-    assert lab.check_dataset(good, desc, "output")
-    assert "holds 0 data buffer" in lab.check_dataset(at.sim.mdl.create_dataset(), desc, "output").message
-    ds = at.sim.mdl.create_dataset()
-    ptr, _ = at.sim.rt.malloc(2000, 0)
-    at.sim.mdl.add_dataset_buffer(ds, at.sim.create_data_buffer(ptr, 2000))
-    assert "needs 4000" in lab.check_dataset(ds, desc, "output").message
-    at.release_dataset(good)
+# -- 03 ---------------------------------------------------------------------------------------------------------
+ITEMSIZE = {0: 4, 1: 2, 2: 1, 3: 4, 9: 8}
 
 
-def test_check_input_array(desc):
-    x = np.zeros((1, 3, 224, 224), np.float16)
-    assert lab.check_input_array(x, desc)
-    assert "astype(np.float16)" in lab.check_input_array(x.astype(np.float32), desc).message
-    assert "transpose(2, 0, 1)" in lab.check_input_array(np.zeros((1, 224, 224, 3), np.float16), desc).message
-    assert "C-contiguous" in lab.check_input_array(np.zeros((1, 3, 224, 448), np.float16)[..., ::2], desc).message
+def _tensor_bytes(acl, itemsize=ITEMSIZE):
+    def tensor_bytes(desc, i):
+        dims, ret = acl.mdl.get_output_dims(desc, i)
+        return int(np.prod(dims["dims"])) * itemsize[acl.mdl.get_output_data_type(desc, i)]
+    return tensor_bytes
 
 
-def test_check_execute_ret():
-    assert lab.check_execute_ret(0)
-    assert "ACL_ERROR_MODEL_INPUT_NOT_MATCH" in lab.check_execute_ret(100017).message
-    assert "ACL_ERROR_RT_MODEL_EXECUTE" in lab.check_execute_ret(507011).message
+def test_check_buffer_size(model, acl):
+    _, desc = model
+    assert lab.check_buffer_size(_tensor_bytes(acl), desc, "output")
+    _wrong(lab.check_buffer_size(lambda d, i: 4000, desc), "get_output_dims")                            # literal
+    _wrong(lab.check_buffer_size(lambda d, i: acl.mdl.get_output_size_by_index(d, i), desc), "get_output_dims")
+    assert _wrong(lab.check_buffer_size(_tensor_bytes(acl, {0: 2}), desc)).message == (
+        "your output buffer is 2000 bytes; the model's output #0 (/Softmax:0:prob) needs 4000 = 1000 x 4-byte "
+        "ACL_FLOAT. You counted 2 bytes per element, but this tensor is fp32 (4 bytes).")
+    _wrong(lab.check_buffer_size(_tensor_bytes(acl, {0: 1}), desc), "element count")
+    _wrong(lab.check_buffer_size(lambda d, i: (acl.mdl.get_output_dims(d, i), "4000")[1], desc), "int")
+    _wrong(lab.check_buffer_size(None, desc), "pass your function")
+    _wrong(lab.check_buffer_size(_tensor_bytes(acl), "desc"))
 
 
-def test_check_top5():
+# -- 04 ---------------------------------------------------------------------------------------------------------
+def _build(acl, size_of=None, device=True):
+    def build_dataset(desc):
+        dataset = acl.mdl.create_dataset()
+        for i in range(acl.mdl.get_num_outputs(desc)):
+            size = size_of(i) if size_of else acl.mdl.get_output_size_by_index(desc, i)
+            ptr, ret = (acl.rt.malloc if device else acl.rt.malloc_host)(*((size, 0) if device else (size,)))
+            dataset, ret = acl.mdl.add_dataset_buffer(dataset, acl.create_data_buffer(ptr, size))
+        return dataset
+    return build_dataset
+
+
+def test_check_dataset(model, acl):
+    _, desc = model
+    before = _live()
+    assert lab.check_dataset(_build(acl), desc, "output")
+    assert _live() == before                               # the checker released what the function made
+    _wrong(lab.check_dataset(lambda d: 1, desc), "create_dataset")                                   # literal
+    step_desc = at.query_desc(at.Model(model_id=model[0]))
+    by_step_api = lambda d: at.build_dataset(step_desc, "output").dataset  # noqa: E731
+    _wrong(lab.check_dataset(by_step_api, desc), "create_dataset")                                  # the step API's
+    acl.mdl.destroy_desc(step_desc.model_desc)
+    _wrong(lab.check_dataset(lambda d: acl.mdl.create_dataset(), desc), "holds 0 data buffer")
+    _wrong(lab.check_dataset(_build(acl, lambda i: 2000), desc), "needs 4000")
+    _wrong(lab.check_dataset(_build(acl, device=False), desc), "device memory")
+    _wrong(lab.check_dataset(None, desc), "pass your function")
+    _wrong(lab.check_dataset(_build(acl), None))
+    assert _live() == before
+
+
+# -- 05 ---------------------------------------------------------------------------------------------------------
+def _preprocess(path, scale=128.0, bgr=False):
+    from PIL import Image
+    img = Image.open(path).convert("RGB")
+    w, h = img.size
+    s = 256 / min(w, h)
+    img = img.resize((max(224, round(w * s)), max(224, round(h * s))), Image.BICUBIC)
+    left, top = (img.width - 224) // 2, (img.height - 224) // 2
+    x = np.asarray(img.crop((left, top, left + 224, top + 224)), np.float32)
+    x = x[:, :, ::-1] if bgr else x
+    x = (x - 127) / scale
+    return np.ascontiguousarray(x.transpose(2, 0, 1)[np.newaxis].astype(np.float16))
+
+
+def test_check_input_array(model):
+    _, desc = model
+    photo = at.models.image("rocket.jpg")
+    x = _preprocess(photo)
+    assert lab.check_input_array(x, desc, photo)
+    assert lab.check_input_array(at.preprocess(photo), desc, photo)
+    _wrong(lab.check_input_array(np.zeros((1, 3, 224, 224), np.float16), desc, photo), "all zeros")   # literal
+    _wrong(lab.check_input_array(_preprocess(photo, scale=1.0), desc, photo), "0–255")
+    _wrong(lab.check_input_array(_preprocess(photo, bgr=True), desc, photo), "BGR")
+    _wrong(lab.check_input_array(_preprocess(at.models.image("coffee.png")), desc, photo), "differ")  # another photo
+    caffe = at.preprocess(photo, {"resize_exact": [256, 256], "channel_order": "BGR", "mean": [104, 117, 123]})
+    _wrong(lab.check_input_array(caffe, desc, photo), "another model's recipe")
+    _wrong(lab.check_input_array(x.astype(np.float32), desc, photo), "astype(np.float16)")
+    _wrong(lab.check_input_array(np.zeros((1, 224, 224, 3), np.float16), desc, photo), "transpose(2, 0, 1)")
+    _wrong(lab.check_input_array(np.zeros((1, 3, 224, 448), np.float16)[..., ::2], desc, photo), "C-contiguous")
+    for bad in (None, "x", [1, 2]):
+        _wrong(lab.check_input_array(bad, desc, photo), "numpy array")
+    _wrong(lab.check_input_array(x, desc, None), "path")
+
+
+def _copy_in(acl, kind=1, offset=0):
+    def copy_in(array, dataset):
+        buf = acl.mdl.get_dataset_buffer(getattr(dataset, "dataset", dataset), 0)
+        data = array.tobytes()
+        return acl.rt.memcpy(acl.get_data_buffer_addr(buf) + offset, len(data) - offset,
+                             acl.util.bytes_to_ptr(data), len(data) - offset, kind)
+    return copy_in
+
+
+def test_check_device_input(model, acl):
+    _, desc = model
+    photo = at.models.image("rocket.jpg")
+    d = at.query_desc(at.Model(model_id=model[0]))
+    inputs = at.build_dataset(d, "input")
+    try:
+        _wrong(lab.check_device_input(lambda a, ds: 0, inputs, desc, photo), "must copy")             # literal
+        _wrong(lab.check_device_input(_copy_in(acl, kind=2), inputs, desc, photo), "must copy")       # wrong kind
+        _wrong(lab.check_device_input(_copy_in(acl, offset=2), inputs, desc, photo), "must copy")
+        _wrong(lab.check_device_input(None, inputs, desc, photo), "pass your function")
+        _wrong(lab.check_device_input(_copy_in(acl), None, desc, photo))
+        assert lab.check_device_input(_copy_in(acl), inputs, desc, photo)
+        assert lab.check_input_array(_preprocess, desc, photo)                 # a preprocess function is run too
+        _wrong(lab.check_input_array(lambda p: at.preprocess(p), desc, photo), "write the recipe yourself")
+        _wrong(lab.check_input_array(lambda p: (_ for _ in ()).throw(NotImplementedError()), desc, photo),
+               "not written yet")
+    finally:
+        at.release_dataset(inputs)
+        acl.mdl.destroy_desc(d.model_desc)
+
+
+# -- 06 / 07 ----------------------------------------------------------------------------------------------------
+@pytest.fixture
+def datasets(model, acl):
+    """Input (the rocket photo on the device) and output datasets of the default model."""
+    d = at.query_desc(at.Model(model_id=model[0]))
+    inputs, outputs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
+    data = at.preprocess(at.models.image("rocket.jpg")).tobytes()
+    assert acl.rt.memcpy(inputs.buffers[0].ptr, len(data), acl.util.bytes_to_ptr(data), len(data), 1) == 0
+    yield model[0], inputs, outputs
+    at.release_dataset(inputs)
+    at.release_dataset(outputs)
+    acl.mdl.destroy_desc(d.model_desc)
+
+
+def test_check_execute(datasets, acl):
+    model_id, inputs, outputs = datasets
+    assert lab.check_execute(lambda m, i, o: acl.mdl.execute(m, i.dataset, o.dataset), model_id, inputs, outputs)
+    _wrong(lab.check_execute(lambda m, i, o: 0, model_id, inputs, outputs), "must call acl.mdl.execute")  # literal
+    _wrong(lab.check_execute(lambda m, i, o: (acl.mdl.execute(m, i.dataset, o.dataset), 0)[1] + 1, model_id, inputs,
+                             outputs), "return the ret")
+    _wrong(lab.check_execute(lambda m, i, o: acl.mdl.execute(m, o.dataset, i.dataset), model_id, inputs, outputs),
+           "execute returned")
+    _wrong(lab.check_execute(None, model_id, inputs, outputs), "pass your function")
+    _wrong(lab.check_execute(lambda m, i, o: 0, "1", inputs, outputs))
+
+
+def _top5(acl, pick=lambda s: s.argsort()[-1:-6:-1]):
+    def top5(outputs):
+        buf = acl.mdl.get_dataset_buffer(outputs.dataset, 0)
+        ptr, size = acl.get_data_buffer_addr(buf), acl.get_data_buffer_size_v2(buf)
+        host, ret = acl.rt.malloc_host(size)
+        acl.rt.memcpy(host, size, ptr, size, 2)
+        scores = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.float32)
+        acl.rt.free_host(host)
+        return [int(i) for i in pick(scores)]
+    return top5
+
+
+def test_check_top5(datasets, acl):
+    model_id, inputs, outputs = datasets
+    assert acl.mdl.execute(model_id, inputs.dataset, outputs.dataset) == 0
+    scores = np.frombuffer(lab.read_device(outputs.buffers[0].ptr, 4000), np.float32)
+    best = [int(i) for i in np.argsort(-scores)[:5]]
+    assert lab.check_top5(_top5(acl), outputs)
+    _wrong(lab.check_top5(lambda o: best, outputs), "copy the output buffer to the host")   # a literal, even right
+    d = at.query_desc(at.Model(model_id=model_id))
+    by_step_api = lambda o: [p.index for p in at.top_k(at.unpack_outputs(d, o, None).arrays[0], 5).top]  # noqa: E731
+    _wrong(lab.check_top5(by_step_api, outputs), "copy the output buffer to the host")      # the step API's copy
+    acl.mdl.destroy_desc(d.model_desc)
+    _wrong(lab.check_top5(_top5(acl, lambda s: s.argsort()[:5]), outputs), "ascending", "lowest")
+    _wrong(lab.check_top5(_top5(acl, lambda s: s.argsort()[-5:]), outputs), "wrong order")
+    _wrong(lab.check_top5(_top5(acl, lambda s: s.argsort()[-1:-4:-1]), outputs), "you gave 3")
+    _wrong(lab.check_top5(None, outputs), "pass your function")
+    _wrong(lab.check_top5(_top5(acl), "outputs"), "output dataset")
+    assert lab.backend.inspector().live(include_init=False) and not [
+        e for e in lab.backend.inspector().live() if e.kind == "host"]        # the host buffers were freed
+
+
+def test_top5_feedback_wrong_types():
     scores = np.arange(10.0)
-    assert lab.check_top5([9, 8, 7, 6, 5], scores)
-    assert "[-1:-6:-1]" in lab.check_top5([5, 6, 7, 8, 9], scores).message
-    assert "wrong order" in lab.check_top5([8, 9, 7, 6, 5], scores).message
-    assert "you gave 3" in lab.check_top5([9, 8, 1], scores).message
-    assert "flatten" in lab.check_top5([0, 1, 2, 3, 4], scores).message
+    assert lab.top5_feedback([9, 8, 7, 6, 5], scores)
+    _wrong(lab.top5_feedback(None, scores), "five class indices")
+    _wrong(lab.top5_feedback([0, 1, 2, 3, 4], scores), "ascending")
 
 
-def test_check_release_order():
-    assert lab.check_release_order(lab.RELEASE_ORDER)
-    assert "missing release call" in lab.check_release_order(lab.RELEASE_ORDER[1:]).message
-    swapped = list(lab.RELEASE_ORDER)
-    swapped[6], swapped[7] = swapped[7], swapped[6]
-    assert lab.check_release_order(swapped).message == "acl.rt.destroy_context must come before acl.rt.reset_device."
+# -- 08 ---------------------------------------------------------------------------------------------------------
+def _everything(acl, path, stream=True):
+    """What one run creates, by raw calls: context, (stream), model, desc, an output dataset."""
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    h = {"context": acl.rt.create_context(0)[0]}
+    h["stream"] = acl.rt.create_stream()[0] if stream else None
+    h["model_id"] = acl.mdl.load_from_file(path)[0]
+    h["desc"] = acl.mdl.create_desc()
+    acl.mdl.get_desc(h["desc"], h["model_id"])
+    h["dataset"] = _build(acl)(h["desc"])
+    h["ptrs"] = [acl.get_data_buffer_addr(acl.mdl.get_dataset_buffer(h["dataset"], i))
+                 for i in range(acl.mdl.get_dataset_num_buffers(h["dataset"]))]
+    return h
 
 
-def test_check_callback_results():
-    assert lab.check_callback_results([1, 2, 3], [1, 2, 3])
-    assert "out of order" in lab.check_callback_results([2, 1, 3], [1, 2, 3]).message
-    assert "2 of 3 callbacks" in lab.check_callback_results([1, 2], [1, 2, 3]).message
+def _release(acl, order):
+    def release_all(h):
+        steps = {
+            "buffers": lambda: [acl.destroy_data_buffer(acl.mdl.get_dataset_buffer(h["dataset"], i)) for i in
+                                range(acl.mdl.get_dataset_num_buffers(h["dataset"]))],
+            "memory": lambda: [acl.rt.free(ptr) for ptr in h["ptrs"]],
+            "dataset": lambda: acl.mdl.destroy_dataset(h["dataset"]),
+            "unload": lambda: acl.mdl.unload(h["model_id"]),
+            "desc": lambda: acl.mdl.destroy_desc(h["desc"]),
+            "stream": lambda: h["stream"] and acl.rt.destroy_stream(h["stream"]),
+            "context": lambda: acl.rt.destroy_context(h["context"]),
+            "device": lambda: acl.rt.reset_device(0),
+            "finalize": lambda: acl.finalize(),
+        }
+        for step in order:
+            steps[step]()
+    return release_all
 
 
-def test_check_gear(desc):
-    dyn = at.Desc(dynamic_batch=[1, 2, 4, 8])
-    assert lab.check_gear(4, dyn)
-    assert "Use 4 and pad" in lab.check_gear(3, dyn).message
-    assert "no dynamic batch gears" in lab.check_gear(1, desc).message
-    assert not lab.check_gear(16, dyn)
+SAFE = ["memory", "buffers", "dataset", "unload", "desc", "stream", "context", "device", "finalize"]
 
 
-def test_check_desc_answer(desc):
-    assert lab.check_desc_answer({"inputs": 1, "outputs": 1, "input_bytes": 301056}, desc)
-    assert "input_bytes: you said 602112" in lab.check_desc_answer(
-        {"inputs": 1, "outputs": 1, "input_bytes": 602112}, desc).message
-    assert "outputs: you said 2" in lab.check_desc_answer({"inputs": 1, "outputs": 2, "input_bytes": 301056},
-                                                          desc).message
+def test_check_release_order(acl, default_om):
+    assert lab.check_release_order(_release(acl, SAFE), _everything(acl, default_om))
+    # the official sample's own order, with no stream of its own
+    sample = ["buffers", "dataset", "memory", "unload", "desc", "context", "device", "finalize"]
+    assert lab.check_release_order(_release(acl, sample), _everything(acl, default_om, stream=False))
+
+
+@pytest.mark.parametrize("order,words", [
+    (SAFE[:4] + ["context", "device", "finalize", "desc"], "after acl.finalize"),   # destroy_desc after finalize
+    (["device", "finalize"], "reclaimed by reset_device/finalize"),                  # skips the releases
+    ([s for s in SAFE if s != "finalize"], "still alive"),                           # no finalize
+    (["memory", "buffers", "dataset", "desc", "stream", "context", "device", "finalize"], "reclaimed"),  # no unload
+])
+def test_check_release_order_wrong(acl, default_om, order, words):
+    _wrong(lab.check_release_order(_release(acl, order), _everything(acl, default_om)), words)
+    acl.finalize()
+
+
+def test_check_release_order_wrong_types(acl):
+    _wrong(lab.check_release_order(lab.RELEASE_ORDER), "pass your function")   # a list of names is not release code
+    _wrong(lab.check_release_order(None), "pass your function")
+    _wrong(lab.check_release_order(lambda: None), "end with acl.finalize")     # a tautology: releases nothing
+
+
+# -- 09 ---------------------------------------------------------------------------------------------------------
+def test_check_callback(datasets, acl, default_om):
+    model_id, inputs, outputs = datasets
+    d = at.query_desc(at.Model(model_id=model_id))
+    second = at.build_dataset(d, "output")
+    context, _ = acl.rt.create_context(0)
+    stream, _ = acl.rt.create_stream()
+    jobs = [(inputs, outputs), (inputs, second)]
+
+    def on_done(user_data):
+        out = jobs[user_data[0]][1].buffers[0]
+        host, ret = acl.rt.malloc_host(out.size)
+        acl.rt.memcpy(host, out.size, out.ptr, out.size, 2)
+        scores = np.frombuffer(acl.util.ptr_to_bytes(host, out.size), np.float32)
+        acl.rt.free_host(host)
+        return int(scores.argmax())
+    try:
+        assert lab.check_callback(on_done, model_id, jobs, stream, context)
+        _wrong(lab.check_callback(lambda ud: 409, model_id, jobs, stream, context), "inside the callback")  # literal
+        _wrong(lab.check_callback(lambda ud: (on_done(ud), -1)[1], model_id, jobs, stream, context), "best class")
+        _wrong(lab.check_callback(None, model_id, jobs, stream, context), "pass your function")
+        _wrong(lab.check_callback(on_done, model_id, "jobs", stream, context))
+    finally:
+        at.release_dataset(second)
+        acl.mdl.destroy_desc(d.model_desc)
+        acl.rt.destroy_stream(stream)
+        acl.rt.destroy_context(context)
+
+
+# -- 10 ---------------------------------------------------------------------------------------------------------
+def _set_gear(acl, choose=lambda n, gears: min(g for g in gears if g >= n), read=True):
+    def set_gear(model_id, dataset, desc, n):
+        gears = acl.mdl.get_dynamic_batch(desc)[0]["batch"] if read else [1, 2, 4, 8]
+        gear = choose(n, gears)
+        index, ret = acl.mdl.get_input_index_by_name(desc, "ascend_mbatch_shape_data")
+        acl.mdl.set_dynamic_batch_size(model_id, getattr(dataset, "dataset", dataset), index, gear)
+        return gear
+    return set_gear
+
+
+def test_check_gear(ready):
+    dyn = at.load_model(at.models.dynamic_batch_om())
+    d = at.query_desc(dyn)
+    inputs = at.build_dataset(d, "input")
+    try:
+        assert lab.check_gear(_set_gear(ready), dyn.model_id, inputs, d)
+        _wrong(lab.check_gear(lambda m, ds, desc, n: 4, dyn.model_id, inputs, d), "get_dynamic_batch")       # literal
+        _wrong(lab.check_gear(_set_gear(ready, read=False), dyn.model_id, inputs, d), "get_dynamic_batch")
+        _wrong(lab.check_gear(_set_gear(ready, lambda n, g: n), dyn.model_id, inputs, d), "smallest gear")
+        _wrong(lab.check_gear(_set_gear(ready, lambda n, g: max(g)), dyn.model_id, inputs, d), "smallest gear")
+        for bad in WRONG_TYPES:
+            _wrong(lab.check_gear(bad, dyn.model_id, inputs, d), "pass your function")
+        _wrong(lab.check_gear(_set_gear(ready), dyn.model_id, inputs, "4"))
+    finally:
+        at.release_dataset(inputs)
+        at.unload_model(dyn, d)
+
+
+def test_check_padded_batch():
+    def pad(images, gear):
+        out = np.zeros((gear,) + images.shape[1:], images.dtype)
+        out[:len(images)] = images
+        return out
+    assert lab.check_padded_batch(pad)
+    _wrong(lab.check_padded_batch(lambda images, gear: images), "shape")                           # no padding
+    _wrong(lab.check_padded_batch(lambda images, gear: np.zeros((gear,) + images.shape[1:], images.dtype)),
+           "first rows")                                                                           # zeros only
+    _wrong(lab.check_padded_batch(lambda images, gear: np.resize(images, (gear,) + images.shape[1:])), "padding")
+    _wrong(lab.check_padded_batch(None), "pass your function")
+    _wrong(lab.check_padded_batch(lambda images, gear: "batch"), "shape")                          # a wrong type
+
+
+# -- 12 ---------------------------------------------------------------------------------------------------------
+def test_check_desc_answer(model, acl, tiny_models):
+    _, desc = model
+    tiny_id, _ = acl.mdl.load_from_file(tiny_models["static"])
+    tiny = acl.mdl.create_desc()
+    acl.mdl.get_desc(tiny, tiny_id)
+
+    def describe(d):
+        return {"inputs": acl.mdl.get_num_inputs(d), "outputs": acl.mdl.get_num_outputs(d),
+                "input_bytes": acl.mdl.get_input_size_by_index(d, 0)}
+    try:
+        assert lab.check_desc_answer(describe, [desc, tiny])
+        literal = {"inputs": 1, "outputs": 1, "input_bytes": 301056}
+        _wrong(lab.check_desc_answer(lambda d: literal, [desc]), "ask the desc")
+        _wrong(lab.check_desc_answer(lambda d: dict(describe(d), input_bytes=602112), [desc]),
+               "input_bytes: you said 602112")
+        _wrong(lab.check_desc_answer(lambda d: dict(describe(d), outputs=1), [desc, tiny]), "outputs: you said 1")
+        _wrong(lab.check_desc_answer(lambda d: [acl.mdl.get_num_inputs(d), acl.mdl.get_num_outputs(d)], [desc]))
+        _wrong(lab.check_desc_answer(None, [desc]), "pass your function")
+        _wrong(lab.check_desc_answer(describe, "4"))
+    finally:
+        acl.mdl.destroy_desc(tiny)
+        acl.mdl.unload(tiny_id)
+
+
+# -- 13 ---------------------------------------------------------------------------------------------------------
+def _classify(acl, release=True, pick=lambda s: s.argsort()[-1:-6:-1]):
+    def classify(path, om):
+        acl.init()
+        acl.rt.set_device(0)
+        context, ret = acl.rt.create_context(0)
+        model_id, ret = acl.mdl.load_from_file(om)
+        desc = acl.mdl.create_desc()
+        acl.mdl.get_desc(desc, model_id)
+        ins, outs = _build_io(acl, desc)
+        data = at.preprocess(path).tobytes()
+        acl.rt.memcpy(ins[1][0], len(data), acl.util.bytes_to_ptr(data), len(data), 1)
+        acl.mdl.execute(model_id, ins[0], outs[0])
+        top = _top5(acl, pick)(type("O", (), {"dataset": outs[0]}))
+        if release:
+            for dataset, ptrs in (ins, outs):
+                for i in range(acl.mdl.get_dataset_num_buffers(dataset)):
+                    acl.destroy_data_buffer(acl.mdl.get_dataset_buffer(dataset, i))
+                acl.mdl.destroy_dataset(dataset)
+                for p in ptrs:
+                    acl.rt.free(p)
+            acl.mdl.unload(model_id)
+            acl.mdl.destroy_desc(desc)
+            acl.rt.destroy_context(context)
+        acl.rt.reset_device(0)
+        acl.finalize()
+        return top
+    return classify
+
+
+def _build_io(acl, desc):
+    out = []
+    for count, size_of in ((acl.mdl.get_num_inputs, acl.mdl.get_input_size_by_index),
+                           (acl.mdl.get_num_outputs, acl.mdl.get_output_size_by_index)):
+        dataset, ptrs = acl.mdl.create_dataset(), []
+        for i in range(count(desc)):
+            ptr, ret = acl.rt.malloc(size_of(desc, i), 0)
+            dataset, ret = acl.mdl.add_dataset_buffer(dataset, acl.create_data_buffer(ptr, size_of(desc, i)))
+            ptrs.append(ptr)
+        out.append((dataset, ptrs))
+    return out
+
+
+def test_check_classify(acl, default_om):
+    photo = at.models.image("coffee.png")
+    assert lab.check_classify(_classify(acl), photo, default_om)
+    _wrong(lab.check_classify(lambda p, om: [967, 504, 968, 505, 899], photo, default_om), "missing")   # literal
+    _wrong(lab.check_classify(_classify(acl, release=False), photo, default_om), "reclaimed")
+    _wrong(lab.check_classify(_classify(acl, pick=lambda s: s.argsort()[-5:]), photo, default_om), "wrong order")
+    _wrong(lab.check_classify(None, photo, default_om), "pass your function")
+    _wrong(lab.check_classify(_classify(acl), None, default_om), "image path")
+    assert lab.backend.inspector().live(include_init=True) == []
+
+
+def test_a_checker_never_raises(model, acl):
+    """Handles that are not (or no longer) what they claim: feedback, not a traceback."""
+    _, desc = model
+    for fb in (lab.check_top5(lambda o: [1], 123456), lab.check_dataset(lambda d: 1, 987654),
+               lab.check_execute(lambda m, i, o: 0, 1, 5, 6), lab.check_input_array(np.zeros(3), 77, "x"),
+               lab.check_callback(lambda u: 0, 1, [(1, 2)], 0, 0)):
+        _wrong(fb)

@@ -188,3 +188,11 @@ def test_size_arithmetic_adds_up_as_written_for_gears():
     assert hw.size_arithmetic == "1 x 1 x 20 (H x W, largest gear) x 4 bytes (ACL_FLOAT) = 80"
     static = TensorInfo(0, "b", [2, 8], 1, 2, 32)
     assert static.size_arithmetic == "2 x 8 x 2 bytes (ACL_FLOAT16) = 32"
+
+
+def test_text_fallback_is_never_cut_off(flow):
+    """ipywidgets cuts text/plain at 110 characters; ours carry the whole text view."""
+    view = DescExplorer(flow["desc"])
+    bundle = view._repr_mimebundle_()
+    assert bundle["text/plain"] == repr(view) and len(bundle["text/plain"]) > 110
+    assert "application/vnd.jupyter.widget-view+json" in bundle

@@ -12,6 +12,8 @@ The English edition is executed on the simulator from notebooks/; the Chinese ed
 same code cells, so it gets the same outputs (copied, not re-run) and must run from notebooks/zh as
 well: code cells use at.models.image(...) rather than ../data paths. stderr outputs are kept, so
 a warning or a leak report shows in the stored notebook and nbval compares it.
+Exercise cells carry nbgrader tags (``solution`` or ``grade``, ``points:N``, ``grade_id:ID``), which become
+nbgrader's cell metadata; the stored notebooks are the instructor's, solutions included.
 Outputs come from the simulator; nbval compares them (addresses and timings sanitised), and
 tests/test_notebooks.py checks that every stored notebook (both editions) matches its source.
 """
@@ -32,6 +34,7 @@ SRC = os.path.join(OUT, "src")
 LANGS = ("en", "zh")
 EDITION_DIR = {"en": OUT, "zh": os.path.join(OUT, "zh")}
 LAYOUT_KEYS = ("execution", "lines_to_next_cell", "lines_to_end_of_cell_marker")  # timestamps, jupytext layout
+NBGRADER_TAGS = ("solution", "grade", "points:", "grade_id:")  # cell tags that become nbgrader metadata
 NEW_CELL = {"code": nbformat.v4.new_code_cell, "markdown": nbformat.v4.new_markdown_cell,
             "raw": nbformat.v4.new_raw_cell}
 
@@ -54,6 +57,26 @@ def cell_lang(cell) -> str:
     return langs[0] if langs else ""
 
 
+def nbgrader_metadata(tags: list, where: str) -> dict:
+    """nbgrader's cell metadata from the source's tags (solution / grade, points:N, grade_id:ID); {} if none.
+
+    The tags stay on the cell, so the drift test, which compares tags, also covers the metadata they make.
+    """
+    solution, grade = "solution" in tags, "grade" in tags
+    if not (solution or grade):
+        return {}
+    ids = [t.split(":", 1)[1] for t in tags if t.startswith("grade_id:")]
+    points = [t.split(":", 1)[1] for t in tags if t.startswith("points:")]
+    if len(ids) != 1 or (grade and len(points) != 1) or (solution and grade):
+        raise ValueError(f"{where}: an nbgrader cell needs one grade_id:ID tag, a grade cell one points:N tag, "
+                         f"and a cell is either solution or grade: {tags}")
+    meta = {"grade": grade, "grade_id": ids[0], "locked": grade, "schema_version": 3, "solution": solution,
+            "task": False}
+    if grade:
+        meta["points"] = int(points[0])
+    return meta
+
+
 def notebook_from_source(path: str, lang: str = "en") -> nbformat.NotebookNode:
     """The notebook one edition of a source builds, without outputs; shared with the drift test so both agree."""
     if lang not in LANGS:
@@ -74,6 +97,9 @@ def notebook_from_source(path: str, lang: str = "en") -> nbformat.NotebookNode:
             meta["tags"] = tags
         else:
             meta.pop("tags", None)
+        grading = nbgrader_metadata(tags, f"{name} cell {i}")
+        if grading:
+            meta["nbgrader"] = grading
         nb.cells.append(NEW_CELL[cell.cell_type](cell.source, metadata=meta, id=f"{name[:2]}-{i:02d}"))
     return nb
 

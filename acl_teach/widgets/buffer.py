@@ -9,6 +9,7 @@ import numpy as np
 from PIL import Image
 
 from .peek import peek, resolve_target, where
+from .text import FullText
 
 DTYPES = ["uint8", "int8", "float16", "float32", "int32", "int64"]
 
@@ -48,7 +49,7 @@ def channel_pictures(values: np.ndarray, shape: Sequence[int]) -> List[bytes]:
 RELEASED = "released — showing the bytes it held when last read"
 
 
-class BufferView(w.VBox):
+class BufferView(FullText, w.VBox):
     """The bytes of a host or device buffer; ``refresh()`` after a copy shows them arrive.
 
     Snapshot semantics: the view keeps the bytes it last read. Once the memory is freed, refresh

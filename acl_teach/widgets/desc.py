@@ -8,6 +8,7 @@ import ipywidgets as w
 
 from ..model import Desc, Model, query_desc, query_tensor
 from ..spec import dtypes
+from .text import FullText
 
 
 def _desc_of(model_or_desc: Any) -> Desc:
@@ -33,7 +34,7 @@ def _table(rows: List[Tuple[str, Any, str]]) -> str:
 RELEASED = "this model desc was destroyed — showing the values it held when last read"
 
 
-class DescExplorer(w.VBox):
+class DescExplorer(FullText, w.VBox):
     """Choose a model and one of its inputs or outputs; every desc value is shown with the call that gave it.
 
     Snapshot semantics: every tensor's values are read when the explorer is built, so switching
@@ -106,7 +107,7 @@ class DescExplorer(w.VBox):
         return "\n".join(lines)
 
 
-class DimsView(w.HTML):
+class DimsView(FullText, w.HTML):
     """All inputs and outputs in one table: name, dims, type, format, size."""
 
     def __init__(self, desc: Desc) -> None:

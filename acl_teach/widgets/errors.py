@@ -6,12 +6,13 @@ import html
 import ipywidgets as w
 
 from ..spec import errors
+from .text import FullText
 
 COMMON = [100000, 100001, 100002, 100037, 107000, 107001, 107002, 107003, 107015, 100017, 100018, 145003,
           207001, 507011, 507033]
 
 
-class ErrorExplainer(w.VBox):
+class ErrorExplainer(FullText, w.VBox):
     """An aclError code in, the explanation out."""
 
     def __init__(self, code: int = 100002) -> None:

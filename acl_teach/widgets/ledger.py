@@ -7,6 +7,7 @@ from typing import List, Tuple
 import ipywidgets as w
 
 from .. import backend
+from .text import FullText
 
 
 def _row(e) -> Tuple[str, str, str, str]:
@@ -23,7 +24,7 @@ def leak_rows() -> List[Tuple[str, str, str, str]]:
     return [_row(e) for e in backend.inspector().leaks() or []]
 
 
-class LedgerView(w.VBox):
+class LedgerView(FullText, w.VBox):
     """Live resources (device/host memory, contexts, streams, buffers, datasets, descs, models)."""
 
     def __init__(self, after_release: bool = False) -> None:

@@ -9,6 +9,7 @@ import ipywidgets as w
 import acl_teach as at
 from .. import models
 from .ledger import LedgerView
+from .text import FullText
 
 # (key, button label, what it needs — said when a click comes too early)
 STEPS: List[Tuple[str, str, str]] = [
@@ -29,7 +30,7 @@ STEPS: List[Tuple[str, str, str]] = [
 ]
 
 
-class PipelineStepper(w.VBox):
+class PipelineStepper(FullText, w.VBox):
     """Click through the flow; after each step see its record, its pyACL calls and the ledger."""
 
     def __init__(self, model: Optional[str] = None, image: Optional[str] = None) -> None:

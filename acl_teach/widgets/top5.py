@@ -12,6 +12,7 @@ from typing import Any, List, Optional, Sequence
 import ipywidgets as w
 
 from ..results import TopK
+from .text import FullText
 
 
 def bars_html(bars: Sequence[tuple]) -> str:
@@ -39,7 +40,7 @@ def figure(labels: Sequence[str], probs: Sequence[float]):
     return fig
 
 
-class Top5View(w.HBox):
+class Top5View(FullText, w.HBox):
     """The top-k bars; with ``image`` (a path), the photo beside them."""
 
     def __init__(self, result: TopK, labels: Optional[List[str]] = None, image: Optional[str] = None) -> None:

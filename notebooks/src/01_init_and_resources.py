@@ -289,18 +289,29 @@ print(at.release_resources(res).code())
 print(at.finalize().code())
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# Call `acl.init()` twice and pass both return codes to the checker.
+# ## Exercise (2 points)
+# Write `init_twice()`: call `acl.init()` twice, keep both return codes, call `acl.finalize()`, and return the two
+# codes. The checker runs your function and records the calls it makes, so typed-in numbers do not pass.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 调用两次 `acl.init()`，把两个返回码交给检查器。
+# ## 练习（2 分）
+# 编写 `init_twice()`：调用两次 `acl.init()`，保存两个返回码，再调用 `acl.finalize()`，返回这两个返回码。检查器会运行你的函数并记录
+# 它发出的调用，所以直接写数字是通不过的。
 
-# %%
-first = acl.init()
-second = acl.init()
-check_ret("acl.finalize", acl.finalize())
-lab.check_init_codes(first, second)
+# %% tags=["solution", "grade_id:nb01-init"]
+def init_twice():
+    """Initialise twice, finalize, and return both rets of acl.init()."""
+    ### BEGIN SOLUTION
+    first = acl.init()
+    second = acl.init()
+    check_ret("acl.finalize", acl.finalize())
+    return first, second
+    ### END SOLUTION
+
+# %% tags=["grade", "points:2", "grade_id:nb01-init-test"]
+feedback = lab.check_init_codes(init_twice)
+print(feedback)
+assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary

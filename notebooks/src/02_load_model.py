@@ -237,20 +237,41 @@ at.release_resources(res)
 _ = at.finalize()
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# How many bytes of device memory does the model need in total (work + weights)?
+# ## Exercise (3 points)
+# Write `load_with_my_memory(path)`: ask `acl.mdl.query_size` how much work and weight memory the model needs,
+# allocate both with `acl.rt.malloc`, load with `acl.mdl.load_from_file_with_mem`, and return the `model_id`. The
+# checker runs it on an open device, checks the memory it finds behind your pointers, then unloads the model and
+# frees your memory.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 这个模型总共需要多少字节的 Device 内存（工作内存 + 权值内存）？
+# ## 练习（3 分）
+# 编写 `load_with_my_memory(path)`：用 `acl.mdl.query_size` 查询模型需要多少工作内存和权值内存，用 `acl.rt.malloc` 分别申请，
+# 再用 `acl.mdl.load_from_file_with_mem` 加载，返回 `model_id`。检查器在已打开的 Device 上运行它，检查你的指针背后的内存，
+# 然后卸载模型并释放你的内存。
 
-# %%
+# %% tags=["solution", "grade_id:nb02-load-with-mem"]
+def load_with_my_memory(path):
+    """Load the model into device memory you allocate yourself; return its model_id."""
+    ### BEGIN SOLUTION
+    work_size, weight_size, ret = acl.mdl.query_size(path)
+    check_ret("acl.mdl.query_size", ret)
+    work_ptr, ret = acl.rt.malloc(work_size, 0)          # 0: ACL_MEM_MALLOC_HUGE_FIRST
+    check_ret("acl.rt.malloc", ret)
+    weight_ptr, ret = acl.rt.malloc(weight_size, 0)
+    check_ret("acl.rt.malloc", ret)
+    model_id, ret = acl.mdl.load_from_file_with_mem(path, work_ptr, work_size, weight_ptr, weight_size)
+    check_ret("acl.mdl.load_from_file_with_mem", ret)
+    return model_id
+    ### END SOLUTION
+
+# %% tags=["grade", "points:3", "grade_id:nb02-load-with-mem-test"]
 check_ret("acl.init", acl.init())
-work_size, weight_size, ret = acl.mdl.query_size(om_path)
-check_ret("acl.mdl.query_size", ret)
+check_ret("acl.rt.set_device", acl.rt.set_device(0))
+feedback = lab.check_model_memory(load_with_my_memory, om_path)
+check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
 check_ret("acl.finalize", acl.finalize())
-print(lab.check_model_memory(weight_size, work_size, weight_size))      # a typical mistake
-lab.check_model_memory(work_size + weight_size, work_size, weight_size)
+print(feedback)
+assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary

@@ -154,16 +154,34 @@ explorer = DescExplorer(d)
 explorer
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# How big must an output buffer be? The checker explains a wrong answer.
+# ## Exercise (2 points)
+# Write `tensor_bytes(desc, index)`: the byte size of output `index`, computed from `acl.mdl.get_output_dims` and
+# `acl.mdl.get_output_data_type` (bytes per element in `ITEMSIZE`). The checker runs it on every output of the model
+# and compares with the size the desc reports.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 输出缓冲应该有多大？答错时检查器会解释原因。
+# ## 练习（2 分）
+# 编写 `tensor_bytes(desc, index)`：根据 `acl.mdl.get_output_dims` 和 `acl.mdl.get_output_data_type` 计算第 `index` 个输出的字节数
+# （每个元素的字节数见 `ITEMSIZE`）。检查器对模型的每个输出运行它，并与 desc 给出的大小比较。
 
-# %%
-print(lab.check_buffer_size(2000, d, "output"))      # a typical mistake
-lab.check_buffer_size(1000 * 4, d, "output")
+# %% tags=["solution", "grade_id:nb03-tensor-bytes"]
+ITEMSIZE = {0: 4, 1: 2, 2: 1, 3: 4, 4: 1, 6: 2, 7: 2, 8: 4, 9: 8, 10: 8, 11: 8, 12: 1}   # aclDataType -> bytes
+
+def tensor_bytes(desc, index):
+    """Bytes of output `index`: product of its dims x bytes per element."""
+    ### BEGIN SOLUTION
+    dims, ret = acl.mdl.get_output_dims(desc, index)
+    check_ret("acl.mdl.get_output_dims", ret)
+    count = 1
+    for n in dims["dims"]:
+        count *= n
+    return count * ITEMSIZE[acl.mdl.get_output_data_type(desc, index)]
+    ### END SOLUTION
+
+# %% tags=["grade", "points:2", "grade_id:nb03-tensor-bytes-test"]
+feedback = lab.check_buffer_size(tensor_bytes, desc, "output")
+print(feedback)
+assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
 # ## Release

@@ -201,19 +201,34 @@ print(inputs)
 print(outputs.code())
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# Check the output dataset the step API built — and see what the checker says about an empty one. The empty
-# dataset is a resource too: destroy it (a notebook about ownership must not leak).
+# ## Exercise (3 points)
+# Write `build_output_dataset(desc)`: a new dataset with one data buffer per output, in index order, each over
+# device memory of the size the desc gives. Return the dataset. The checker reads your dataset back through
+# `get_dataset_num_buffers`, `get_dataset_buffer` and the buffer's address and size, then releases it.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 检查分步 API 建好的输出数据集——再看看检查器对一个空数据集怎么说。空数据集也是资源：销毁它（讲所有权的一节自己不能泄漏）。
+# ## 练习（3 分）
+# 编写 `build_output_dataset(desc)`：新建一个数据集，每个输出一个数据缓冲，按索引顺序，每个缓冲指向大小与 desc 一致的 Device 内存。
+# 返回这个数据集。检查器通过 `get_dataset_num_buffers`、`get_dataset_buffer` 以及缓冲的地址和大小把它读回来，然后释放它。
 
-# %%
-empty = acl.mdl.create_dataset()
-print(lab.check_dataset(empty, d, "output"))
-check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(empty))
-lab.check_dataset(outputs, d, "output")
+# %% tags=["solution", "grade_id:nb04-dataset"]
+def build_output_dataset(desc):
+    """One device buffer per output, in index order, wrapped in a new dataset."""
+    ### BEGIN SOLUTION
+    dataset = acl.mdl.create_dataset()
+    for i in range(acl.mdl.get_num_outputs(desc)):
+        size = acl.mdl.get_output_size_by_index(desc, i)
+        ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)
+        check_ret("acl.rt.malloc", ret)
+        _, ret = acl.mdl.add_dataset_buffer(dataset, acl.create_data_buffer(ptr, size))
+        check_ret("acl.mdl.add_dataset_buffer", ret)
+    return dataset
+    ### END SOLUTION
+
+# %% tags=["grade", "points:3", "grade_id:nb04-dataset-test"]
+feedback = lab.check_dataset(build_output_dataset, desc, "output")
+print(feedback)
+assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
 # Release everything, in the order of notebooks 01–03: [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),

@@ -263,17 +263,53 @@ except ValueError as e:
 print(at.copy_to_device(x, inputs, 0, desc=d))
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# Prepare the rocket photo for this model's input and check it.
+# ## Exercise (2 + 2 points)
+# 1. Write `preprocess(path)` for the default model, by hand with PIL and NumPy: the EfficientNet-Lite recipe above
+#    (short side to 256 bicubic, centre crop 224, RGB, `(x − 127) / 128`, fp16, NCHW with the batch axis). The
+#    checker compares your array with the recipe's own preprocessing of the same photo, within a tolerance.
+# 2. Write `copy_in(array, dataset)`: copy the array into the device memory of the dataset's buffer 0 with
+#    `acl.rt.memcpy` (host to device) and return the `ret`; the buffer is [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(dataset, 0)`,
+#    its address [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(buffer)`. The checker reads the bytes back from the device.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 按本模型输入的要求预处理火箭照片，并检查结果。
+# ## 练习（2 + 2 分）
+# 1. 用 PIL 和 NumPy 手写默认模型的 `preprocess(path)`：上面的 EfficientNet-Lite 配方（短边双三次缩放到 256，居中裁剪 224，RGB，
+#    `(x − 127) / 128`，fp16，NCHW 并带 batch 维）。检查器把你的数组与该配方对同一张照片的预处理结果比较，允许一定误差。
+# 2. 编写 `copy_in(array, dataset)`：用 `acl.rt.memcpy`（Host 到 Device）把数组复制到数据集缓冲 0 的 Device 内存中，返回 `ret`；
+#    缓冲是 [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(dataset, 0)`，它的地址是 [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(buffer)`。
+#    检查器会从 Device 上把字节读回来。
 
-# %%
-rocket = at.preprocess(at.models.image("rocket.jpg"), dims=d.inputs[0].dims, dtype=np.float16)
-print(lab.check_input_array(rocket.astype(np.float32), d))
-lab.check_input_array(rocket, d)
+# %% tags=["solution", "grade_id:nb05-preprocess"]
+def preprocess(path):
+    """The EfficientNet-Lite recipe by hand: an fp16 [1, 3, 224, 224] array."""
+    ### BEGIN SOLUTION
+    img = Image.open(path).convert("RGB")
+    scale = 256 / min(img.size)
+    img = img.resize((max(224, round(img.width * scale)), max(224, round(img.height * scale))), Image.BICUBIC)
+    left, top = (img.width - 224) // 2, (img.height - 224) // 2
+    pixels = np.asarray(img.crop((left, top, left + 224, top + 224)), np.float32)
+    pixels = (pixels - 127) / 128
+    return np.ascontiguousarray(pixels.transpose(2, 0, 1)[np.newaxis].astype(np.float16))
+    ### END SOLUTION
+
+# %% tags=["grade", "points:2", "grade_id:nb05-preprocess-test"]
+feedback = lab.check_input_array(preprocess, d, at.models.image("rocket.jpg"))
+print(feedback)
+assert feedback, feedback
+
+# %% tags=["solution", "grade_id:nb05-copy-in"]
+def copy_in(array, dataset):
+    """Host array -> the device memory behind the dataset's buffer 0; returns the memcpy's ret."""
+    ### BEGIN SOLUTION
+    buf = acl.mdl.get_dataset_buffer(dataset.dataset, 0)
+    data = array.tobytes()                  # keep the bytes alive while the pointer is in use
+    return acl.rt.memcpy(acl.get_data_buffer_addr(buf), len(data), acl.util.bytes_to_ptr(data), len(data), 1)
+    ### END SOLUTION
+
+# %% tags=["grade", "points:2", "grade_id:nb05-copy-in-test"]
+feedback = lab.check_device_input(copy_in, inputs, d, at.models.image("rocket.jpg"))
+print(feedback)
+assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
 # Release: the step API's records, then [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs),

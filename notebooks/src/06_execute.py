@@ -241,16 +241,27 @@ run = at.execute(model, inputs, outputs)
 print(f"execute took {run.elapsed_ms:.1f} ms")
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# Pass the return code of an execute to the checker.
+# ## Exercise (2 points)
+# Write `run_model(model_id, inputs, outputs)`: run the model synchronously on the two step-API datasets (their raw
+# handles are `.dataset`) and return the `ret`. The checker fills the output buffers with a marker first and looks
+# at them afterwards: an execute must overwrite them.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 把一次推理的返回码交给检查器。
+# ## 练习（2 分）
+# 编写 `run_model(model_id, inputs, outputs)`：在两个分步 API 数据集上（原始句柄是 `.dataset`）同步执行模型，返回 `ret`。检查器先用一个
+# 标记填满输出缓冲，之后再查看：一次推理必须覆盖它们。
 
-# %%
-print(lab.check_execute_ret(100017))
-lab.check_execute_ret(acl.mdl.execute(model.model_id, inputs.dataset, outputs.dataset))
+# %% tags=["solution", "grade_id:nb06-execute"]
+def run_model(model_id, inputs, outputs):
+    """One synchronous execute; returns its ret."""
+    ### BEGIN SOLUTION
+    return acl.mdl.execute(model_id, inputs.dataset, outputs.dataset)
+    ### END SOLUTION
+
+# %% tags=["grade", "points:2", "grade_id:nb06-execute-test"]
+feedback = lab.check_execute(run_model, model.model_id, inputs, outputs)
+print(feedback)
+assert feedback, feedback
 
 # %%
 at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)

@@ -165,16 +165,36 @@ check_ret("acl.rt.free", acl.rt.free(half_ptr))
 check_ret("acl.rt.free", acl.rt.free(idx_ptr))
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# Give the top-5 class indices, best first.
+# ## Exercise (3 points)
+# Write `top5(outputs)`: copy output 0 from the device to the host yourself (`malloc_host`, `memcpy` with kind 2,
+# `ptr_to_bytes`, `free_host`), read it as float32 and return the five best class indices, best first. The checker
+# reads the same device buffer and checks that your function made the copy.
+# The buffer's address and size: [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html).
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 给出 top-5 的类别下标，最好的排在最前。
+# ## 练习（3 分）
+# 编写 `top5(outputs)`：自己把输出 0 从 Device 复制到 Host（`malloc_host`、kind 为 2 的 `memcpy`、`ptr_to_bytes`、`free_host`），
+# 按 float32 读取，返回得分最高的五个类别索引，从高到低。检查器读取同一个 Device 缓冲，并检查复制是你的函数做的。
+# 缓冲的地址和大小：[`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和 [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html)。
 
-# %%
-print(lab.check_top5(vals.argsort()[-5:], vals))     # ascending: a typical mistake
-lab.check_top5(vals.argsort()[-1:-6:-1], vals)
+# %% tags=["solution", "grade_id:nb07-top5"]
+def top5(outputs):
+    """D2H copy of output 0, then the five best classes, best first."""
+    ### BEGIN SOLUTION
+    buf = acl.mdl.get_dataset_buffer(outputs.dataset, 0)
+    ptr, size = acl.get_data_buffer_addr(buf), acl.get_data_buffer_size_v2(buf)
+    host, ret = acl.rt.malloc_host(size)
+    check_ret("acl.rt.malloc_host", ret)
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, size, ptr, size, 2))
+    scores = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.float32)
+    check_ret("acl.rt.free_host", acl.rt.free_host(host))
+    return [int(i) for i in scores.argsort()[-1:-6:-1]]
+    ### END SOLUTION
+
+# %% tags=["grade", "points:3", "grade_id:nb07-top5-test"]
+feedback = lab.check_top5(top5, outputs)
+print(feedback)
+assert feedback, feedback
 
 # %%
 at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)

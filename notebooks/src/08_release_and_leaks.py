@@ -235,29 +235,63 @@ check_ret("acl.finalize", acl.finalize())
 
 # %% [markdown] tags=["lang:en"]
 # ## The checker's order
-# `lab.RELEASE_ORDER` is one safe order for everything a run creates; the checker accepts any order that keeps the
-# rules above it can check: buffers before their dataset, the model before its context, memory before the device,
-# streams before their context, context before the device, the device before finalize.
+# `lab.RELEASE_ORDER` is one safe order for everything a run creates. The checker does not compare your calls with
+# it: it runs your release code and then reads the ledger, so any order passes that releases every resource by its
+# own call with `ret` 0 before `reset_device` and `finalize` — the official sample's order (no stream of its own)
+# included.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 检查器的顺序
-# `lab.RELEASE_ORDER` 是释放一次推理所建全部资源的一种安全顺序；检查器接受任何满足它能检查的规则的顺序：缓冲先于其数据集，模型先于其
-# Context，内存先于 Device，Stream 先于其 Context，Context 先于 Device，Device 先于 finalize。
+# `lab.RELEASE_ORDER` 是释放一次推理所建全部资源的一种安全顺序。检查器不拿你的调用和它比较：它运行你的释放代码，然后读取台账，所以只要在
+# `reset_device` 和 `finalize` 之前每个资源都由它自己的释放调用释放、`ret` 为 0，任何顺序都能通过——包括官方样例的顺序（样例没有自己的 Stream）。
 
 # %%
 print("\n".join(lab.RELEASE_ORDER))
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# Give a release order; the checker tells you what would break.
+# ## Exercise (4 points)
+# Write `release_all(run)`: release everything in `run` — the output dataset's buffers, the dataset, its device
+# memory (`run["ptrs"]`), the model, its desc, the stream, the context — then reset the device and finalize. Each
+# `ret` must be 0. The checker does not compare names: after your code the ledger must be empty, and nothing may
+# have been reclaimed by `reset_device` or `finalize` instead of its own release call.
+# The stream goes with [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html).
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 给出一个释放顺序；检查器会告诉你哪里会出问题。
+# ## 练习（4 分）
+# 编写 `release_all(run)`：释放 `run` 中的一切——输出数据集的缓冲、数据集、它的 Device 内存（`run["ptrs"]`）、模型、模型描述、Stream、
+# Context——然后复位 Device 并去初始化。每个 `ret` 都必须为 0。检查器不比较名字：你的代码执行后台账必须为空，并且没有任何资源是被
+# `reset_device` 或 `finalize` 回收、而不是由它自己的释放调用释放的。
+# Stream 用 [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html) 销毁。
 
-# %%
-print(lab.check_release_order(["acl.rt.reset_device", "acl.rt.destroy_context"]))
-lab.check_release_order(lab.RELEASE_ORDER)
+# %% tags=["solution", "grade_id:nb08-release"]
+def release_all(run):
+    """Release one run's resources, innermost first, then the device and the process."""
+    ### BEGIN SOLUTION
+    dataset = run["dataset"]
+    for i in range(acl.mdl.get_dataset_num_buffers(dataset)):
+        check_ret("acl.destroy_data_buffer", acl.destroy_data_buffer(acl.mdl.get_dataset_buffer(dataset, i)))
+    check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(dataset))
+    for ptr in run["ptrs"]:
+        check_ret("acl.rt.free", acl.rt.free(ptr))
+    check_ret("acl.mdl.unload", acl.mdl.unload(run["model_id"]))
+    check_ret("acl.mdl.destroy_desc", acl.mdl.destroy_desc(run["desc"]))
+    check_ret("acl.rt.destroy_stream", acl.rt.destroy_stream(run["stream"]))
+    check_ret("acl.rt.destroy_context", acl.rt.destroy_context(run["context"]))
+    check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
+    check_ret("acl.finalize", acl.finalize())
+    ### END SOLUTION
+
+# %% tags=["grade", "points:4", "grade_id:nb08-release-test"]
+at.init()
+res = at.request_resources(0)
+model = at.load_model(at.models.default_om())
+d = at.query_desc(model)
+outputs = at.build_dataset(d, "output")
+run = {"context": res.context, "stream": res.stream, "model_id": model.model_id, "desc": d.model_desc,
+       "dataset": outputs.dataset, "ptrs": [b.ptr for b in outputs.buffers]}
+feedback = lab.check_release_order(release_all, run)
+print(feedback)
+assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary

@@ -166,16 +166,33 @@ print(cb.delivered)
 print(cb.code())
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# The callbacks must arrive in the order they were queued.
+# ## Exercise (3 points)
+# Write the callback `fetch_top1(user_data)`: `user_data` is `[i]`; inside the callback, copy job `i`'s output to
+# the host (as `on_done` above does) and return its best class index. The checker runs the thread pattern around
+# your callback on the three jobs and checks that the copies happened in the callback thread.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 回调必须按放入队列的顺序送达。
+# ## 练习（3 分）
+# 编写回调函数 `fetch_top1(user_data)`：`user_data` 是 `[i]`；在回调中把第 `i` 个作业的输出复制到 Host（与上面的 `on_done` 一样），
+# 返回最高分类别的索引。检查器在三个作业上围绕你的回调运行线程模式，并检查复制确实发生在回调线程中。
 
-# %%
-print(lab.check_callback_results([["second"], ["first"], ["third"]], [["first"], ["second"], ["third"]]))
-lab.check_callback_results(cb.delivered, [["first"], ["second"], ["third"]])
+# %% tags=["solution", "grade_id:nb09-callback"]
+def fetch_top1(user_data):
+    """Runs in the callback thread: D2H copy of job user_data[0]'s output, then its best class."""
+    ### BEGIN SOLUTION
+    out = jobs[user_data[0]]["out"].buffers[0]
+    host, ret = acl.rt.malloc_host(out.size)
+    check_ret("acl.rt.malloc_host", ret)
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, out.size, out.ptr, out.size, 2))
+    scores = np.frombuffer(acl.util.ptr_to_bytes(host, out.size), np.float32)
+    check_ret("acl.rt.free_host", acl.rt.free_host(host))
+    return int(scores.argmax())
+    ### END SOLUTION
+
+# %% tags=["grade", "points:3", "grade_id:nb09-callback-test"]
+feedback = lab.check_callback(fetch_top1, model.model_id, [(j["in"], j["out"]) for j in jobs], res.stream, res.context)
+print(feedback)
+assert feedback, feedback
 
 # %%
 for job in jobs:

@@ -179,16 +179,55 @@ at.release_dataset(hw_in); at.release_dataset(hw_out)
 _ = at.unload_model(hw_model, hd)
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# Which batch sizes can the dynamic-batch model run? (The checker reads the gears from a desc.)
+# ## Exercise (3 + 1 points)
+# 1. Write `set_gear(model_id, dataset, desc, n)`: read the gears with `acl.mdl.get_dynamic_batch`, pick the
+#    smallest gear that holds `n` images, find the hidden input with `acl.mdl.get_input_index_by_name` and set the
+#    gear with `acl.mdl.set_dynamic_batch_size`; return the gear. The checker tries several batch sizes.
+# 2. Write `pad_batch(images, gear)`: a `[gear, …]` array with the images first and zeros after.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 动态 Batch 模型能以哪些 Batch 大小运行？（检查器从模型描述读取档位。）
+# ## 练习（3 + 1 分）
+# 1. 编写 `set_gear(model_id, dataset, desc, n)`：用 `acl.mdl.get_dynamic_batch` 读出档位，选出能装下 `n` 张图片的最小档位，用
+#    `acl.mdl.get_input_index_by_name` 找到隐藏输入，再用 `acl.mdl.set_dynamic_batch_size` 设置档位；返回该档位。检查器会试几种 Batch 大小。
+# 2. 编写 `pad_batch(images, gear)`：返回 `[gear, …]` 的数组，前面是这些图片，后面补 0。
 
-# %%
-print(lab.check_gear(3, d))
-lab.check_gear(4, d)
+# %% tags=["solution", "grade_id:nb10-gear"]
+def set_gear(model_id, dataset, desc, n):
+    """Set the smallest gear that holds n images; return it."""
+    ### BEGIN SOLUTION
+    gears, ret = acl.mdl.get_dynamic_batch(desc)
+    check_ret("acl.mdl.get_dynamic_batch", ret)
+    gear = min(g for g in gears["batch"] if g >= n)
+    index, ret = acl.mdl.get_input_index_by_name(desc, "ascend_mbatch_shape_data")
+    check_ret("acl.mdl.get_input_index_by_name", ret)
+    check_ret("acl.mdl.set_dynamic_batch_size", acl.mdl.set_dynamic_batch_size(model_id, dataset.dataset, index, gear))
+    return gear
+    ### END SOLUTION
+
+def pad_batch(images, gear):
+    """The images, then zero rows up to the gear."""
+    ### BEGIN SOLUTION
+    batch = np.zeros((gear,) + images.shape[1:], images.dtype)
+    batch[:len(images)] = images
+    return batch
+    ### END SOLUTION
+
+# %% tags=["grade", "points:3", "grade_id:nb10-gear-test"]
+dyn = at.load_model(om)
+dd = at.query_desc(dyn)
+dyn_in = at.build_dataset(dd, "input")
+feedback = lab.check_gear(set_gear, dyn.model_id, dyn_in, dd)
+at.release_dataset(dyn_in)
+_ = at.unload_model(dyn, dd)
+print(feedback)
+assert feedback, feedback
+
+# %% tags=["grade", "points:1", "grade_id:nb10-pad-test"]
+### BEGIN HIDDEN TESTS
+feedback = lab.check_padded_batch(pad_batch)
+print(feedback)
+assert feedback, feedback
+### END HIDDEN TESTS
 
 # %%
 at.release_resources(res); at.finalize()

@@ -160,18 +160,55 @@ print(row["image"].split("/")[-1], row["top"][0])
 # （开发板上是 ACL_DEVICE，`malloc_host` 得到的是 Device 内存）；以及模拟器的附加功能（资源台账、泄漏报告、警告），这些单元格在板上会跳过。
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# What did the session predict for the espresso photo? Check the top-5.
+# ## Exercise (2 points)
+# The step API ran the whole flow; now read its result with raw calls. Write `top5(outputs)`: copy output 0 to the
+# host with `acl.rt.memcpy` and return the five best classes, best first. The visible test uses the espresso
+# photo; a hidden test uses another one.
+# The calls: [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html), then `malloc_host`, `memcpy`, `ptr_to_bytes` and [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# Session 对浓缩咖啡照片的预测是什么？检查 top-5。
+# ## 练习（2 分）
+# 分步 API 跑完了整个流程；现在用原始调用读取它的结果。编写 `top5(outputs)`：用 `acl.rt.memcpy` 把输出 0 复制到 Host，返回得分最高的
+# 五个类别，从高到低。可见的测试用浓缩咖啡照片，隐藏测试用另一张。
+# 用到的调用：[`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html)，然后是 `malloc_host`、`memcpy`、`ptr_to_bytes` 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。
 
-# %%
-with at.Session() as s:
-    r = s.classify(at.models.image("coffee.png"))
-scores = np.zeros(1000); scores[[p.index for p in r.topk.top]] = [p.prob for p in r.topk.top]
-lab.check_top5([p.index for p in r.topk.top], scores)
+# %% tags=["solution", "grade_id:nb11-top5"]
+from acl_teach.lab import check_ret
+
+def top5(outputs):
+    """D2H copy of output 0, then the five best classes, best first."""
+    ### BEGIN SOLUTION
+    buf = acl.mdl.get_dataset_buffer(outputs.dataset, 0)
+    ptr, size = acl.get_data_buffer_addr(buf), acl.get_data_buffer_size_v2(buf)
+    host, ret = acl.rt.malloc_host(size)
+    check_ret("acl.rt.malloc_host", ret)
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, size, ptr, size, 2))
+    scores = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.float32)
+    check_ret("acl.rt.free_host", acl.rt.free_host(host))
+    return [int(i) for i in scores.argsort()[-1:-6:-1]]
+    ### END SOLUTION
+
+# %% tags=["grade", "points:2", "grade_id:nb11-top5-test"]
+def classify_with(photo, check):
+    """The step API's flow on one photo, with `check(outputs)` between the execute and the release."""
+    at.init(); res = at.request_resources(0)
+    model = at.load_model(at.models.default_om()); d = at.query_desc(model)
+    inputs, outputs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
+    at.copy_to_device(at.preprocess(at.models.image(photo)), inputs, 0, res, d)
+    at.execute(model, inputs, outputs)
+    try:
+        return check(outputs)
+    finally:
+        at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)
+        at.release_resources(res); at.finalize()
+
+feedback = classify_with("coffee.png", lambda outputs: lab.check_top5(top5, outputs))
+print(feedback)
+assert feedback, feedback
+### BEGIN HIDDEN TESTS
+feedback = classify_with("chelsea.png", lambda outputs: lab.check_top5(top5, outputs))
+assert feedback, feedback
+### END HIDDEN TESTS
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary

@@ -138,16 +138,29 @@ DimsView(descs["dynamic batch"])
 # 比如 `print_model_desc`，或分步 API 的 `build_dataset`——对四个模型都适用。
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# Read the two-input model's desc: how many inputs and outputs, and how many bytes is input 0?
+# ## Exercise (2 points)
+# Write `describe(desc)`: return `{"inputs": …, "outputs": …, "input_bytes": …}` (the byte size of input 0) asked
+# from the desc with `get_num_inputs`, `get_num_outputs` and `get_input_size_by_index`. The checker runs it on every
+# model loaded above, so the answer for one model does not pass.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 读双输入模型的描述：有几个输入、几个输出？输入 0 有多少字节？
+# ## 练习（2 分）
+# 编写 `describe(desc)`：用 `get_num_inputs`、`get_num_outputs` 和 `get_input_size_by_index` 向 desc 查询，返回
+# `{"inputs": …, "outputs": …, "input_bytes": …}`（input_bytes 是输入 0 的字节数）。检查器会在上面加载的每个模型上运行它，所以只对一个模型
+# 写对答案是通不过的。
 
-# %%
-print(lab.check_desc_answer({"inputs": 2, "outputs": 2, "input_bytes": 16}, descs["two inputs"]))
-lab.check_desc_answer({"inputs": 2, "outputs": 2, "input_bytes": 32}, descs["two inputs"])
+# %% tags=["solution", "grade_id:nb12-describe"]
+def describe(desc):
+    """Counts and input 0's byte size, asked from the desc."""
+    ### BEGIN SOLUTION
+    return {"inputs": acl.mdl.get_num_inputs(desc), "outputs": acl.mdl.get_num_outputs(desc),
+            "input_bytes": acl.mdl.get_input_size_by_index(desc, 0)}
+    ### END SOLUTION
+
+# %% tags=["grade", "points:2", "grade_id:nb12-describe-test"]
+feedback = lab.check_desc_answer(describe, list(descs.values()))
+print(feedback)
+assert feedback, feedback
 
 # %%
 for name in loaded:

@@ -327,16 +327,76 @@ for script in ("classify_sync.py", "classify_async.py"):
     print(f"== {script} (exit {done.returncode})", *lines, sep="\n")
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# Check the top-5 of the espresso photo from your synchronous run.
+# ## Exercise (5 points)
+# Write `classify(path, om)`: the whole program in raw pyACL for one image — init, device, context, load, desc,
+# datasets, copy in (use `preprocess` from section 5), execute, copy out, top-5 — and release everything before
+# `acl.finalize()`. Return the five best classes, best first. The checker compares them with the step API's answer
+# for the same photo and requires an empty ledger afterwards, with nothing reclaimed by `reset_device`/`finalize`.
+# See the rubric in docs/instructor.md for the capstone's manually graded part.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 检查同步推理中浓缩咖啡照片的 top-5。
+# ## 练习（5 分）
+# 编写 `classify(path, om)`：用原始 pyACL 对一张图片完成整个程序——初始化、Device、Context、加载、模型描述、数据集、复制进去（用第 5 部分的
+# `preprocess`）、执行、复制出来、top-5——并在 `acl.finalize()` 之前释放一切。返回得分最高的五个类别，从高到低。检查器把它们与分步 API
+# 对同一张照片的结果比较，并要求之后台账为空、没有任何资源由 `reset_device`/`finalize` 回收。综合练习的人工评分部分见 docs/instructor_zh.md 中的评分标准。
 
-# %%
-vals = sync_results[IMAGES[0]].flatten()
-lab.check_top5(vals.argsort()[-1:-6:-1], vals)
+# %% tags=["solution", "grade_id:nb13-classify"]
+def classify(path, om):
+    """One image through the whole raw pyACL program; returns the top-5 class indices."""
+    ### BEGIN SOLUTION
+    check_ret("acl.init", acl.init())
+    check_ret("acl.rt.set_device", acl.rt.set_device(DEVICE_ID))
+    context, ret = acl.rt.create_context(DEVICE_ID)
+    check_ret("acl.rt.create_context", ret)
+    model_id, ret = acl.mdl.load_from_file(om)
+    check_ret("acl.mdl.load_from_file", ret)
+    desc = acl.mdl.create_desc()
+    check_ret("acl.mdl.get_desc", acl.mdl.get_desc(desc, model_id))
+    sets = []
+    for count, size_of in ((acl.mdl.get_num_inputs, acl.mdl.get_input_size_by_index),
+                           (acl.mdl.get_num_outputs, acl.mdl.get_output_size_by_index)):
+        dataset, ptrs = acl.mdl.create_dataset(), []
+        for i in range(count(desc)):
+            size = size_of(desc, i)
+            ptr, ret = acl.rt.malloc(size, ACL_MEM_MALLOC_HUGE_FIRST)
+            check_ret("acl.rt.malloc", ret)
+            _, ret = acl.mdl.add_dataset_buffer(dataset, acl.create_data_buffer(ptr, size))
+            check_ret("acl.mdl.add_dataset_buffer", ret)
+            ptrs.append((ptr, size))
+        sets.append((dataset, ptrs))
+    (inputs, in_ptrs), (outputs, out_ptrs) = sets
+    data = preprocess(path).tobytes()
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(in_ptrs[0][0], in_ptrs[0][1], acl.util.bytes_to_ptr(data), len(data),
+                                             ACL_MEMCPY_HOST_TO_DEVICE))
+    check_ret("acl.mdl.execute", acl.mdl.execute(model_id, inputs, outputs))
+    ptr, size = out_ptrs[0]
+    host, ret = acl.rt.malloc_host(size)
+    check_ret("acl.rt.malloc_host", ret)
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, size, ptr, size, ACL_MEMCPY_DEVICE_TO_HOST))
+    scores = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.float32)
+    check_ret("acl.rt.free_host", acl.rt.free_host(host))
+    for dataset, ptrs in sets:
+        for i in range(acl.mdl.get_dataset_num_buffers(dataset)):
+            check_ret("acl.destroy_data_buffer", acl.destroy_data_buffer(acl.mdl.get_dataset_buffer(dataset, i)))
+        check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(dataset))
+        for ptr, _ in ptrs:
+            check_ret("acl.rt.free", acl.rt.free(ptr))
+    check_ret("acl.mdl.unload", acl.mdl.unload(model_id))
+    check_ret("acl.mdl.destroy_desc", acl.mdl.destroy_desc(desc))
+    check_ret("acl.rt.destroy_context", acl.rt.destroy_context(context))
+    check_ret("acl.rt.reset_device", acl.rt.reset_device(DEVICE_ID))
+    check_ret("acl.finalize", acl.finalize())
+    return [int(i) for i in scores.argsort()[-1:-6:-1]]
+    ### END SOLUTION
+
+# %% tags=["grade", "points:5", "grade_id:nb13-classify-test"]
+feedback = lab.check_classify(classify, IMAGES[0], MODEL_PATH)
+print(feedback)
+assert feedback, feedback
+### BEGIN HIDDEN TESTS
+feedback = lab.check_classify(classify, IMAGES[-1], MODEL_PATH)
+assert feedback, feedback
+### END HIDDEN TESTS
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary
