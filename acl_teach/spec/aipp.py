@@ -1,7 +1,7 @@
 """Static AIPP facts shared by the ATC emulator and the simulator: the cfg schema, GE's defaults, input sizes.
 
-Sources: ATC's AIPP config template, GE ge_aipp_op.cc (defaults), acl_mdl.h (enums); see
-/work/shared/reference/dvpp_aipp.md §7.
+Sources: ATC's AIPP config template, GE ge_aipp_op.cc (defaults), acl_mdl.h (enums); docs/dvpp.md
+summarises them.
 """
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """DVPP facts shared by the simulator and tools: pixel formats, format sets and each SoC's alignment rules.
 
-Values from acl_dvpp.h and the pyACL DVPP pages (see /work/shared/reference/dvpp_aipp.md §3-§5).
+Values from acl_dvpp.h and the pyACL DVPP pages (summarised with their sources in docs/dvpp.md).
 """
 from __future__ import annotations
 
