@@ -205,3 +205,20 @@ def test_lab_without_jupyter_is_one_line(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
     with pytest.raises(cli.UserError, match="JupyterLab is not installed"):
         cli.cmd_lab(argparse.Namespace(dir=None, port=None, no_browser=False, allow_root=False))
+
+
+def test_lab_trusts_the_notebooks_so_saved_widgets_show(tmp_path, monkeypatch):
+    from nbformat import read
+    from nbformat.sign import NotebookNotary
+    from acl_teach import cli
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter"))
+    folder = tmp_path / "nbs"
+    folder.mkdir()
+    for name in ("00_welcome.ipynb", "03_model_desc.ipynb"):
+        shutil.copy(os.path.join(ROOT, "notebooks", name), folder / name)
+    (folder / "broken.ipynb").write_text("{not json")
+    notary = NotebookNotary()
+    assert not notary.check_signature(read(str(folder / "03_model_desc.ipynb"), as_version=4))
+    assert cli.trust_notebooks(str(folder)) == 2
+    assert NotebookNotary().check_signature(read(str(folder / "03_model_desc.ipynb"), as_version=4))
+    assert cli.trust_notebooks(str(folder)) == 0  # already trusted
