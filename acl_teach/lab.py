@@ -1025,6 +1025,57 @@ def _scores_for(ranked: List[int]) -> np.ndarray:
     return scores
 
 
+# -- 14 ----------------------------------------------------------------------------------------------------------
+#: picture sizes the layout checker tries: (width, height) — aligned, unaligned, odd, the shipped photo
+_LAYOUT_SIZES = ((600, 390), (224, 224), (1920, 1080), (500, 375), (130, 17))
+
+
+def _layout(width: int, height: int) -> tuple:
+    """The 310's JPEGD output (YUV420SP): width stride to 128, height stride to 16, ws * hs * 3 / 2 bytes."""
+    ws, hs = -(-width // 128) * 128, -(-height // 16) * 16
+    return ws, hs, ws * hs * 3 // 2
+
+
+@checker
+def check_dvpp_layout(layout_fn: Any) -> Feedback:
+    """Exercise 14: the learner's layout_fn(width, height) -> (width_stride, height_stride, buffer_size)."""
+    bad = _need_function(layout_fn, "dvpp_layout")
+    if bad is not None:
+        return bad
+    for w, h in _LAYOUT_SIZES:
+        run = run_recorded(layout_fn, w, h)
+        bad = _raised(run, "dvpp_layout")
+        if bad is not None:
+            return bad
+        got, want = run.result, _layout(w, h)
+        if not (isinstance(got, (tuple, list)) and len(got) == 3
+                and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in got)):
+            return _no(f"for {w} x {h} return three integers (width_stride, height_stride, buffer_size), got "
+                       f"{type(got).__name__} {got!r:.40}.",
+                       f"{w} x {h} 时应返回三个整数（宽 stride、高 stride、缓冲大小），你返回的是 "
+                       f"{type(got).__name__} {got!r:.40}。")
+        ws, hs, size = (int(v) for v in got)
+        if ws != want[0]:
+            return _no(f"for width {w} the width stride is {want[0]}, not {ws}: round the width up to a multiple "
+                       "of 128 (the 310's JPEGD output rule).",
+                       f"宽为 {w} 时宽 stride 是 {want[0]}，不是 {ws}：把宽向上对齐到 128 的倍数（310 的 JPEGD 输出规则）。")
+        if hs != want[1]:
+            return _no(f"for height {h} the height stride is {want[1]}, not {hs}: round the height up to a multiple "
+                       "of 16.",
+                       f"高为 {h} 时高 stride 是 {want[1]}，不是 {hs}：把高向上对齐到 16 的倍数。")
+        if size != want[2]:
+            hint, hint_zh = "", ""
+            if size == ws * hs:
+                hint, hint_zh = " — that is the Y plane only; the UV plane adds half of it", "——这只是 Y 平面，UV 平面还要再加一半"
+            elif size == w * h * 3 // 2:
+                hint, hint_zh = " — computed from width x height; use the strides", "——这是按宽 x 高算的，应使用 stride"
+            return _no(f"for {w} x {h} the buffer is {want[0]} x {want[1]} x 3 / 2 = {want[2]} bytes, not {size}{hint}.",
+                       f"{w} x {h} 时缓冲大小是 {want[0]} x {want[1]} x 3 / 2 = {want[2]} 字节，不是 {size}{hint_zh}。")
+    return _ok(f"strides and sizes right for {len(_LAYOUT_SIZES)} picture sizes (e.g. 600 x 390 -> "
+               f"{_layout(600, 390)}).",
+               f"{len(_LAYOUT_SIZES)} 种图片尺寸的 stride 和大小都正确（例如 600 x 390 -> {_layout(600, 390)}）。")
+
+
 def ledger_summary() -> str:
     """'N live resource(s): kinds…' on the simulator (for the end of each notebook)."""
     found = backend.inspector().live(include_init=True)

@@ -513,3 +513,19 @@ def test_a_checker_never_raises(model, acl):
                lab.check_execute(lambda m, i, o: 0, 1, 5, 6), lab.check_input_array(np.zeros(3), 77, "x"),
                lab.check_callback(lambda u: 0, 1, [(1, 2)], 0, 0)):
         _wrong(fb)
+
+
+def test_check_dvpp_layout():
+    def layout(w, h):
+        ws, hs = (w + 127) // 128 * 128, (h + 15) // 16 * 16
+        return ws, hs, ws * hs * 3 // 2
+    assert lab.check_dvpp_layout(layout)
+    _wrong(lab.check_dvpp_layout(lambda w, h: (640, 400, 384000)), "width stride")                 # a literal
+    _wrong(lab.check_dvpp_layout(lambda w, h: (w, h, w * h * 3 // 2)), "width stride")              # no alignment
+    _wrong(lab.check_dvpp_layout(lambda w, h: ((w + 127) // 128 * 128, (h + 127) // 128 * 128, 0)), "height stride")
+    _wrong(lab.check_dvpp_layout(lambda w, h: layout(w, h)[:2] + (layout(w, h)[0] * layout(w, h)[1],)), "Y plane")
+    _wrong(lab.check_dvpp_layout(lambda w, h: None), "three integers")                             # returns None
+    _wrong(lab.check_dvpp_layout(lambda w, h: [str(v) for v in layout(w, h)]), "three integers")   # wrong type
+    _wrong(lab.check_dvpp_layout(lambda w, h: (_ for _ in ()).throw(NotImplementedError())), "not written yet")
+    for bad in WRONG_TYPES:
+        _wrong(lab.check_dvpp_layout(bad), "pass your function")

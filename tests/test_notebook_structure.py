@@ -110,6 +110,15 @@ GUIDE_PAGES = {
     # 转换模型 for the Atlas 200I DK A2 (seed 002)
     "https://www.hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/"
     "tmuacop/tmuacop_0001.html",
+    # media data processing (notebook 14): the pages the DVPP/AIPP reference gives (dvpp_malloc, JPEGD constraints,
+    # jpeg_decode_async, VPC resize, VPC functions, ROI config, the AIPP config template)
+    "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/850/API/appdevgapi/aclpythondevg_01_0223.html",
+    "https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0321.html",
+    "https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html",
+    "https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0297.html",
+    "https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html",
+    "https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0309.html",
+    "https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/atctool/atlasatc_16_0027.html",
     # CANN 文档速递 09 (seed 004)
     "https://www.hiascend.com/developer/techArticles/20220527-4",
 }

@@ -26,7 +26,7 @@ def lookup_buffer(handle: int):
 @binding("acl.create_data_buffer", "kk")
 def create_data_buffer(api, data_ptr, size):
     """A new aclDataBuffer describing ``size`` bytes at ``data_ptr`` ((0, 0) is allowed)."""
-    return create_handle(DataBuffer(data_ptr, size), "data buffer", f"-> {data_ptr:#x}, {size} bytes")
+    return create_handle(DataBuffer(data_ptr, size), "data buffer", f"labels {size} bytes at {data_ptr:#x}")
 
 
 @binding("acl.destroy_data_buffer", "k")

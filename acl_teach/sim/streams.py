@@ -103,7 +103,10 @@ def new_stream(context: int, is_default: bool = False) -> int:
     ctx = st.lookup(context, Context)
     if not is_default:
         ctx.streams.append(handle)
-    st.ledger.add("default stream" if is_default else "stream", handle, f"in context {context:#x}")
+    where = (f"the default context of device {ctx.device_id}" if ctx.is_default
+             else f"a context made by create_context on device {ctx.device_id}")
+    detail = (f"of {where}: comes and goes with it (stream 0)" if is_default else f"in {where}")
+    st.ledger.add("default stream" if is_default else "stream", handle, detail)
     return handle
 
 

@@ -424,7 +424,7 @@ assert feedback, feedback
 #    safe?
 # 4. What would you change to run the Caffe ResNet-50 sample's model instead of the default one?
 #
-# **Next →** [00_welcome](00_welcome.ipynb) — back to the start, or on to `acl_teach/examples/` and your own model.
+# **Next →** [14_media_dvpp](14_media_dvpp.ipynb) — pre-processing on the device: DVPP and AIPP.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 自测题
@@ -433,4 +433,4 @@ assert feedback, feedback
 # 3. 程序在每次推理后立即销毁该图片的数据集，却到最后才释放内存。为什么这样是安全的？
 # 4. 要改为运行 Caffe 版 ResNet-50 样例的模型而不是默认模型，需要改哪些地方？
 #
-# **下一节 →** [00_welcome](00_welcome.ipynb)——回到开头，或者继续阅读 `acl_teach/examples/`，换上你自己的模型。
+# **下一节 →** [14_media_dvpp](14_media_dvpp.ipynb)——在 Device 上做预处理：DVPP 与 AIPP。

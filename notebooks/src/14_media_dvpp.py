@@ -1,0 +1,464 @@
+# %% [markdown] tags=["lang:en"]
+# # 14 · Media data processing: DVPP decode/resize and AIPP (媒体数据处理)
+# **Why.** So far every photo reached the model through numpy on the host: decode, resize, normalise, copy.
+# The guide's call flow names the case this notebook is about: "if the model's required width and height differ
+# from the source image, media data processing is needed to crop the source image to what the model requires"
+# ([the pyACL call flow for the Atlas 200I DK A2](https://www.hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/tmuacop/tmuacop_0001.html)). On an Ascend board that work has its own hardware,
+# **DVPP** (the digital vision pre-processing unit), reached through `acl.media`: **JPEGD** decodes JPEG, **VPC**
+# resizes, crops and pastes. DVPP is fast, but it is strict about memory: it works on its own memory, on YUV
+# pictures whose rows and columns are padded to **alignment strides**. Most DVPP bugs are alignment bugs, and
+# they are invisible in the code — so this notebook prints every stride and *draws* the padding. At the end,
+# **AIPP** (compiled into the model by ATC) turns the DVPP output into the model's input on the AI Core, so the
+# whole pre-processing never leaves the device.
+#
+# **You will be able to:** allocate DVPP memory with `dvpp_malloc` and say why its rules differ from
+# `acl.rt.malloc`; decode a JPEG into YUV420SP (NV12) with the right width/height strides and buffer size; read
+# the padding in a decoded picture; resize to 224 × 224 with VPC; crop with the even/odd coordinate rule and
+# recognise the error when it is broken; convert a model with `--insert_op_conf` and classify the DVPP output
+# end to end; release every media object.
+
+# %% [markdown] tags=["lang:zh"]
+# # 14 · 媒体数据处理：DVPP 图片解码/缩放与 AIPP
+# **为什么。** 到目前为止，每张照片都是在 Host 上用 numpy 处理后才送进模型的：解码、缩放、归一化、复制。指南的接口调用流程专门
+# 说到本节要讲的情形：“如果模型对输入图片的宽高要求与用户提供的源图不一致，则需要媒体数据处理，将源图裁剪成符合模型的要求”
+# （[Atlas 200I DK A2 的 pyACL 接口调用流程](https://www.hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/tmuacop/tmuacop_0001.html)）。在昇腾开发板上，这项工作由专门的硬件 **DVPP**（数字视觉预处理）完成，
+# 通过 `acl.media` 调用：**JPEGD** 负责图片解码，**VPC** 负责缩放、抠图和贴图。DVPP 很快，但对内存要求严格：它只使用自己的内存，
+# 处理的是 YUV 图片，图片的行和列要补齐到**对齐后的宽/高 stride**。DVPP 的大多数问题都是对齐问题，而且在代码里看不出来——所以本节
+# 会打印每个 stride，并把补齐区域*画出来*。最后，**AIPP**（由 ATC 编译进模型）在 AI Core 上把 DVPP 的输出变成模型的输入，
+# 整个预处理都不离开 Device。
+#
+# **学完本节你将能够：** 用 `dvpp_malloc` 申请 DVPP 内存，并说明它的规则为何不同于 `acl.rt.malloc`；把 JPEG 解码为 YUV420SP（NV12），
+# 给出正确的宽/高 stride 和缓冲大小；看懂解码图片中的补齐区域；用 VPC 缩放到 224 × 224；按奇偶坐标规则抠图，并认出违反规则时的错误；
+# 用 `--insert_op_conf` 转换模型，把 DVPP 的输出端到端地分类；释放所有媒体对象。
+
+# %%
+from acl_teach import lab
+acl = lab.setup()          # real pyACL on an Ascend machine, else the simulator registered as `acl`
+import acl_teach as at     # the step API: one function per documented step
+import io
+import numpy as np
+from PIL import Image
+from IPython.display import display, Image as PNG
+from acl_teach.lab import check_ret
+media = acl.media          # pyACL's media data processing module (acl.media.dvpp_*)
+
+
+def show(img):
+    """Display a PIL image as one PNG."""
+    out = io.BytesIO()
+    img.save(out, "PNG")
+    display(PNG(data=out.getvalue()))
+
+# %% [markdown] tags=["lang:en"]
+# ## A JPEG to decode
+# JPEGD decodes JPEG files, so the next cell turns the shipped photo `coffee.png` into JPEG bytes with Pillow —
+# the bytes a camera or a file would give you. It also shrinks the photo from 600 × 400 to **600 × 390**, so that
+# neither side is a multiple of the alignment DVPP needs and both kinds of padding show up below.
+# [`acl.media.dvpp_jpeg_get_image_info`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html) reads the width, height and colour components from the JPEG
+# header on the host, before any device work. The usual start follows: `at.init()` and `at.request_resources(0)`
+# (device, context, stream — notebook 01), because every DVPP call is queued on a stream.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 一张待解码的 JPEG
+# JPEGD 解码的是 JPEG 文件，所以下一个单元格用 Pillow 把自带的照片 `coffee.png` 转成 JPEG 字节——就像相机或文件给你的那样。
+# 同时把照片从 600 × 400 缩小到 **600 × 390**，使宽和高都不是 DVPP 所需对齐值的倍数，下面两种补齐区域就都能看到。
+# [`acl.media.dvpp_jpeg_get_image_info`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html) 在 Host 上从 JPEG 文件头读出宽、高和颜色分量数，不需要任何 Device 操作。
+# 接着是常规的开头：`at.init()` 和 `at.request_resources(0)`（Device、Context、Stream——见第 01 节），因为每个 DVPP 调用都要下发到 Stream 上。
+
+# %%
+photo = Image.open(at.models.image("coffee.png")).convert("RGB").resize((600, 390))
+buf = io.BytesIO()
+photo.save(buf, "JPEG", quality=95)
+jpeg = buf.getvalue()                       # keep this object alive while its pointer is in use
+at.init(); res = at.request_resources(0)
+width, height, components, ret = media.dvpp_jpeg_get_image_info(acl.util.bytes_to_ptr(jpeg), len(jpeg))
+check_ret("acl.media.dvpp_jpeg_get_image_info", ret)
+print(f"JPEG: {len(jpeg)} bytes, {width} x {height}, {components} components")
+
+# %% [markdown] tags=["lang:en"]
+# ## DVPP memory: `dvpp_malloc`
+# DVPP reads and writes only memory from [`acl.media.dvpp_malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/850/API/appdevgapi/aclpythondevg_01_0223.html), which returns `(ptr, ret)`; its
+# page says why the rules differ from `acl.rt.malloc`: the start address is **128-byte aligned**, and the
+# runtime rounds the size up to a multiple of 32 and **adds 32 bytes** internally (invisible to you). So if you
+# carve one big DVPP block into pieces yourself, each piece needs `ALIGN_UP(len, 32) + 32` bytes and a
+# 128-aligned start. The picture data pointer of a pic desc "must be the memory requested using acldvppMalloc";
+# it is freed with `acl.media.dvpp_free`, never `acl.rt.free`. DVPP memory is still device memory: copy into it
+# with [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)
+# (host pointer from [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)),
+# and a model can read it directly. Both JPEGD's input (the JPEG bytes) and its output live there.
+#
+# *simulator:* `acl.rt.free` of a DVPP pointer is refused with 107000 (the wrong allocator); on a board the
+# outcome is not documented.
+
+# %% [markdown] tags=["lang:zh"]
+# ## DVPP 内存：`dvpp_malloc`
+# DVPP 只读写由 [`acl.media.dvpp_malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/850/API/appdevgapi/aclpythondevg_01_0223.html) 申请的内存，它返回 `(ptr, ret)`；该接口的文档说明了它的规则为何不同于
+# `acl.rt.malloc`：起始地址 **128 字节对齐**，运行时在内部把大小向上对齐到 32 的倍数并**再加 32 字节**（调用者看不到）。所以如果你自己
+# 把一大块 DVPP 内存切成几份，每一份都需要 `ALIGN_UP(len, 32) + 32` 字节，并且起始地址 128 字节对齐。图片描述中的图片数据指针
+# “必须是用 acldvppMalloc 申请的内存”；它要用 `acl.media.dvpp_free` 释放，绝不能用 `acl.rt.free`。DVPP 内存仍然是 Device 内存：
+# 用 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 向其中复制数据（Host 指针来自
+# [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)），模型也可以直接读取它。JPEGD 的输入（JPEG 字节）和输出都放在这种内存里。
+#
+# *模拟器：* 对 DVPP 指针调用 `acl.rt.free` 会被拒绝，返回 107000（分配器不对）；在开发板上，结果没有文档说明。
+
+# %%
+jpeg_dev, ret = media.dvpp_malloc(len(jpeg))
+check_ret("acl.media.dvpp_malloc", ret)
+print("start address 128-byte aligned:", jpeg_dev % 128 == 0)
+print("what the runtime reserves for", len(jpeg), "bytes:", (len(jpeg) + 31) // 32 * 32 + 32)
+check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_ptr(jpeg), len(jpeg), 1))
+
+# %% [markdown] tags=["lang:en"]
+# ## Decode into YUV420SP with width/height strides (宽/高 stride)
+# JPEGD writes **YUV420SP NV12** (`PIXEL_FORMAT_YUV_SEMIPLANAR_420 = 1`): a Y plane of one byte per pixel, then
+# one interleaved UV plane at half resolution (U, V, U, V…). Each row of the buffer is **width stride** bytes
+# long and there are **height stride** rows. For the Ascend 310, the [JPEGD constraints page](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0321.html) requires
+#
+# * width stride = `ALIGN_UP(width, 128)`, height stride = `ALIGN_UP(height, 16)`;
+# * buffer size ≥ `width_stride × height_stride × 3 / 2` (the Y plane, plus half of it for UV);
+# * the UV plane starts at offset `width_stride × height_stride`, not at `width × height`.
+#
+# (The 310P uses a width alignment of 64.) The picture is described by a **pic desc**: `dvpp_create_pic_desc`,
+# then `dvpp_set_pic_desc_data / size / format / width / height / width_stride / height_stride`. A **channel**
+# (`dvpp_create_channel_desc` + `dvpp_create_channel`) is the session with the DVPP hardware. Then
+# [`acl.media.dvpp_jpeg_decode_async`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html)`(channel, jpeg_ptr, jpeg_size, out_desc, stream)` only *queues* the
+# decode: the bytes appear after [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html).
+# `dvpp_jpeg_predict_dec_size` gives the same size for you to compare.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 解码为带宽/高 stride 的 YUV420SP
+# JPEGD 输出 **YUV420SP NV12**（`PIXEL_FORMAT_YUV_SEMIPLANAR_420 = 1`）：先是每像素一个字节的 Y 平面，然后是一个半分辨率、U 和 V 交错
+# 存放的 UV 平面（U、V、U、V……）。缓冲中每一行长 **宽 stride** 个字节，共 **高 stride** 行。对昇腾 310，[JPEGD 功能及约束说明](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0321.html)
+# 要求：
+#
+# * 宽 stride = `ALIGN_UP(width, 128)`，高 stride = `ALIGN_UP(height, 16)`；
+# * 缓冲大小 ≥ `宽 stride × 高 stride × 3 / 2`（Y 平面，再加它的一半给 UV）；
+# * UV 平面从偏移 `宽 stride × 高 stride` 处开始，而不是 `width × height`。
+#
+# （310P 的宽对齐是 64。）图片由**图片描述**（pic desc）描述：先 `dvpp_create_pic_desc`，再 `dvpp_set_pic_desc_data / size / format / width /
+# height / width_stride / height_stride`。**通道**（`dvpp_create_channel_desc` + `dvpp_create_channel`）是与 DVPP 硬件之间的会话。然后
+# [`acl.media.dvpp_jpeg_decode_async`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html)`(channel, jpeg_ptr, jpeg_size, out_desc, stream)` 只是把解码任务*下发*出去：要等
+# [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) 之后字节才会出现。`dvpp_jpeg_predict_dec_size` 会给出同样的大小，供你对照。
+
+# %%
+channel = media.dvpp_create_channel_desc()
+check_ret("acl.media.dvpp_create_channel", media.dvpp_create_channel(channel))
+NV12 = 1                                    # PIXEL_FORMAT_YUV_SEMIPLANAR_420
+dvpp_blocks, pic_descs = [], []             # everything to release at the end
+
+
+def align_up(value, align):
+    return (value + align - 1) // align * align
+
+
+def new_picture(w, h, w_stride, h_stride):
+    """DVPP memory for an NV12 picture and a pic desc that describes it."""
+    size = w_stride * h_stride * 3 // 2
+    data, ret = media.dvpp_malloc(size)
+    check_ret("acl.media.dvpp_malloc", ret)
+    desc = media.dvpp_create_pic_desc()
+    for setter, value in ((media.dvpp_set_pic_desc_data, data), (media.dvpp_set_pic_desc_size, size),
+                          (media.dvpp_set_pic_desc_format, NV12), (media.dvpp_set_pic_desc_width, w),
+                          (media.dvpp_set_pic_desc_height, h), (media.dvpp_set_pic_desc_width_stride, w_stride),
+                          (media.dvpp_set_pic_desc_height_stride, h_stride)):
+        check_ret(f"acl.media.{setter.__name__}", setter(desc, value))
+    dvpp_blocks.append(data); pic_descs.append(desc)
+    return desc, data, size
+
+
+ws, hs = align_up(width, 128), align_up(height, 16)
+decoded, decoded_dev, decoded_size = new_picture(width, height, ws, hs)
+predicted, ret = media.dvpp_jpeg_predict_dec_size(acl.util.bytes_to_ptr(jpeg), len(jpeg), NV12)
+check_ret("acl.media.dvpp_jpeg_predict_dec_size", ret)
+print(f"width  {width} -> width stride  ALIGN_UP({width}, 128) = {ws}  ({ws - width} padding columns)")
+print(f"height {height} -> height stride ALIGN_UP({height}, 16) = {hs}  ({hs - height} padding rows)")
+print(f"size = {ws} x {hs} x 3 / 2 = {decoded_size} bytes; predict_dec_size says {predicted}")
+print(f"Y plane: bytes 0..{ws * hs - 1}; UV plane from byte {ws * hs} (not {width * height})")
+check_ret("acl.media.dvpp_jpeg_decode_async",
+          media.dvpp_jpeg_decode_async(channel, jpeg_dev, len(jpeg), decoded, res.stream))
+check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
+
+# %% [markdown] tags=["lang:en"]
+# ## Seeing the alignment
+# To look at the decoded buffer, copy it back to the host: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
+# `acl.rt.memcpy` with kind 2 (device to host), [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) and
+# [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs). Reshaped to `height_stride` rows of `width_stride` bytes, the Y plane is a grey
+# picture of the photo; the cell draws the **padding columns** (right of `width`) in red and the **padding rows**
+# (below `height`) in blue. Those bytes belong to the buffer but not to the picture: whoever reads the buffer —
+# VPC, AIPP, your own code — must use the strides to skip them. Reading the buffer as if it were `width × height`
+# would shear every row by 40 bytes.
+#
+# *simulator:* JPEGD leaves the padding bytes as the buffer held them, and a fresh simulated buffer is filled
+# with 0xCD (205); what the hardware writes there is not documented, so never rely on the padding's values.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 看见对齐
+# 要查看解码后的缓冲，先把它复制回 Host：[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、kind 为 2（Device 到 Host）的 `acl.rt.memcpy`、
+# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。把 Y 平面重排成 `高 stride` 行、每行 `宽 stride` 字节，
+# 就是这张照片的灰度图；单元格把**补齐列**（`width` 右边）画成红色，把**补齐行**（`height` 下面）画成蓝色。这些字节属于缓冲，但不属于图片：
+# 读取缓冲的一方——VPC、AIPP 或你自己的代码——都必须按 stride 跳过它们。如果把缓冲当成 `width × height` 来读，每一行都会错开 40 个字节。
+#
+# *模拟器：* JPEGD 不改动补齐区域原有的字节，而模拟器新申请的缓冲填充为 0xCD（205）；硬件在那里写什么没有文档说明，所以不要依赖补齐区域的值。
+
+# %%
+def read_back(dev_ptr, size):
+    """Device (or DVPP) memory -> a numpy copy on the host."""
+    host, ret = acl.rt.malloc_host(size)
+    check_ret("acl.rt.malloc_host", ret)
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, size, dev_ptr, size, 2))
+    data = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.uint8).copy()
+    check_ret("acl.rt.free_host", acl.rt.free_host(host))
+    return data
+
+
+def show_strided(nv12, w, h, w_stride, h_stride, scale=1):
+    """The Y plane as stored (w_stride x h_stride), padding columns red, padding rows blue."""
+    y = nv12[:w_stride * h_stride].reshape(h_stride, w_stride)
+    rgb = np.repeat(y[:, :, None], 3, axis=2)
+    rgb[:h, w:] = (rgb[:h, w:] // 3 + [170, 0, 0]).astype(np.uint8)     # padding columns
+    rgb[h:, :] = (rgb[h:, :] // 3 + [0, 0, 170]).astype(np.uint8)       # padding rows
+    img = Image.fromarray(rgb)
+    return img.resize((w_stride * scale, h_stride * scale), Image.NEAREST) if scale > 1 else img
+
+
+nv12 = read_back(decoded_dev, decoded_size)
+y = nv12[:ws * hs].reshape(hs, ws)
+print("Y plane as stored:", y.shape, "| row 0, the last 2 picture bytes, then padding:", y[0, width - 2:width + 3])
+print("UV plane:", nv12[ws * hs:].reshape(hs // 2, ws)[:1, :8], "(U, V, U, V, ...)")
+print("wrong offset for UV:", width * height, "falls inside Y row", width * height // ws)
+show(show_strided(nv12, width, height, ws, hs))
+
+# %% [markdown] tags=["lang:en"]
+# ## VPC resize to 224 × 224
+# VPC (vision pre-processing core) scales with [`acl.media.dvpp_vpc_resize_async`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0297.html)`(channel, in_desc,
+# out_desc, resize_config, stream)`; the resize config from `dvpp_create_resize_config` picks the interpolation.
+# VPC's own rules ([VPC functions and constraints](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html)): input and output are NV12/NV21 in DVPP memory, width
+# stride a multiple of **16** (≥ width, 32..16384), height stride a multiple of **2**, output width and height
+# even, each axis scaled by 1/32 to 16. For 224 × 224 the strides equal the sizes, so the output is exactly
+# 224 × 224 × 3 / 2 = **75,264 bytes** with no padding — the size an AIPP model will ask for below. The input desc
+# is the decode's output desc: VPC reads the picture through its strides.
+#
+# *simulator:* VPC scales each plane with Pillow (bilinear); the 310's own kernel is unpublished, so pixel values
+# differ slightly from a board's.
+
+# %% [markdown] tags=["lang:zh"]
+# ## VPC 缩放到 224 × 224
+# VPC（视觉预处理模块）用 [`acl.media.dvpp_vpc_resize_async`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0297.html)`(channel, in_desc, out_desc, resize_config, stream)` 缩放；
+# `dvpp_create_resize_config` 创建的缩放配置决定插值方式。VPC 自己的规则（[VPC 功能说明](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html)）：输入和输出是 DVPP 内存中的 NV12/NV21，
+# 宽 stride 是 **16** 的倍数（≥ 宽，范围 32..16384），高 stride 是 **2** 的倍数，输出的宽和高为偶数，每个方向的缩放比例在 1/32 到 16 之间。
+# 对于 224 × 224，stride 就等于宽高，所以输出恰好是 224 × 224 × 3 / 2 = **75,264 字节**，没有补齐——下面 AIPP 模型要求的正是这个大小。
+# 输入描述就是解码的输出描述：VPC 通过其中的 stride 读取图片。
+#
+# *模拟器：* VPC 用 Pillow 对每个平面做缩放（双线性）；310 自己的算法没有公开，所以像素值与开发板上的略有不同。
+
+# %%
+resized, resized_dev, resized_size = new_picture(224, 224, align_up(224, 16), align_up(224, 2))
+resize_config = media.dvpp_create_resize_config()
+check_ret("acl.media.dvpp_vpc_resize_async",
+          media.dvpp_vpc_resize_async(channel, decoded, resized, resize_config, res.stream))
+check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
+print("resized:", resized_size, "bytes = 224 x 224 x 3 / 2")
+small = read_back(resized_dev, resized_size)
+show(Image.fromarray(small[:224 * 224].reshape(224, 224)))
+
+# %% [markdown] tags=["lang:en"]
+# ## Crop (抠图) and the even/odd rule
+# [`acl.media.dvpp_create_roi_config`](https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0309.html)`(left, right, top, bottom)` describes a region of interest with
+# *inclusive* corners, and `dvpp_vpc_crop_async(channel, in_desc, out_desc, roi, stream)` cuts it out (and scales
+# it to the output size). On the 310 **left and top must be even, right and bottom odd** — so a region always
+# spans an even number of pixels, and the half-resolution UV plane splits cleanly; it must also lie inside the
+# picture and be at least 10 × 6. The crop below takes the 224 × 224 region with corners (200, 100) and
+# (423, 323). Then it breaks the rule with left = 201. The host does not check ROI coordinates: the `*_async`
+# call returns 0, and the error appears only when the device runs the task — at `synchronize_stream`. The output
+# desc's `dvpp_get_pic_desc_ret_code` carries the code too, and [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs) says what broke.
+#
+# *simulator:* the device-side failure is reported as 507018 by `synchronize_stream` and the desc's ret code;
+# no public source confirms this exact code for a bad ROI — expect a non-zero value on a board.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 抠图与奇偶规则
+# [`acl.media.dvpp_create_roi_config`](https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0309.html)`(left, right, top, bottom)` 描述一个感兴趣区域（ROI），四个坐标都*包含*在区域内；
+# `dvpp_vpc_crop_async(channel, in_desc, out_desc, roi, stream)` 把它抠出来（并缩放到输出大小）。在 310 上，**left 和 top 必须是偶数，right 和
+# bottom 必须是奇数**——这样区域总是包含偶数个像素，半分辨率的 UV 平面也能整齐地分开；区域还必须在图片之内，且至少为 10 × 6。下面先抠出
+# 角点为 (200, 100) 和 (423, 323) 的 224 × 224 区域，再令 left = 201 违反规则。Host 侧不检查 ROI 坐标：`*_async` 调用返回 0，错误要等 Device
+# 执行任务时才出现——也就是在 `synchronize_stream` 时。输出描述的 `dvpp_get_pic_desc_ret_code` 也带有这个错误码，[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
+# 说明哪里出了问题。
+#
+# *模拟器：* Device 侧的失败由 `synchronize_stream` 和描述的 ret code 报告为 507018；没有公开资料确认坏 ROI 时正是这个错误码——在开发板上
+# 请预期一个非 0 的值。
+
+# %%
+cropped, cropped_dev, cropped_size = new_picture(224, 224, 224, 224)
+good_roi = media.dvpp_create_roi_config(200, 423, 100, 323)      # left, right, top, bottom
+check_ret("acl.media.dvpp_vpc_crop_async",
+          media.dvpp_vpc_crop_async(channel, decoded, cropped, good_roi, res.stream))
+check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
+show(Image.fromarray(read_back(cropped_dev, cropped_size)[:224 * 224].reshape(224, 224)))
+
+bad_roi = media.dvpp_create_roi_config(201, 424, 100, 323)       # odd left, even right: breaks the rule
+queued = media.dvpp_vpc_crop_async(channel, decoded, cropped, bad_roi, res.stream)
+synced = acl.rt.synchronize_stream(res.stream)
+print("crop_async returned", queued, "| synchronize_stream returned", synced,
+      "| desc ret code", media.dvpp_get_pic_desc_ret_code(cropped))
+print(acl.get_recent_err_msg().split(" Fix:")[0])
+for roi in (good_roi, bad_roi):
+    check_ret("acl.media.dvpp_destroy_roi_config", media.dvpp_destroy_roi_config(roi))
+
+# %% [markdown] tags=["lang:en"]
+# ## AIPP: the model takes the YUV buffer
+# The resized picture is uint8 YUV; the model wants float RGB, normalised. **AIPP** (AI pre-processing) does that
+# conversion inside the model on the AI Core. It is compiled in by ATC from a config file passed as
+# `--insert_op_conf=aipp.cfg` ([AIPP config template](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/atctool/atlasatc_16_0027.html)): `input_format: YUV420SP_U8`, the source size, a
+# colour-space conversion (`csc_switch` with the JPEG YUV → RGB matrix and input biases 0/128/128), then per
+# channel `(x − min_chn) × var_reci_chn` — here EfficientNet-Lite0's `(x − 127) / 128`. The AIPP model's input is
+# then `uint8`, 224 × 224 × 3 / 2 = 75,264 bytes, tightly packed (AIPP has no stride; that is why VPC's output
+# has none). So the VPC output buffer goes straight into the dataset: [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)`(resized_dev, 75264)`,
+# [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html),
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) to compare sizes, then
+# [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html).
+# No host copy happens between the JPEG and the scores. Afterwards [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) release the wrappers — the DVPP memory itself stays, for `dvpp_free`.
+#
+# *simulator:* ATC here is the project's emulator (`at.models.convert`); it prepends the AIPP steps to the ONNX
+# graph, and the chroma upsampling and rounding it uses are not confirmed for the hardware.
+
+# %% [markdown] tags=["lang:zh"]
+# ## AIPP：模型直接接收 YUV 缓冲
+# 缩放后的图片是 uint8 的 YUV；模型需要的是归一化后的浮点 RGB。**AIPP**（AI 预处理）在模型内部、在 AI Core 上完成这一转换。它由 ATC 根据
+# `--insert_op_conf=aipp.cfg` 指定的配置文件编译进模型（[AIPP 配置文件模板](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/atctool/atlasatc_16_0027.html)）：`input_format: YUV420SP_U8`、源图大小、色域转换
+# （`csc_switch`，使用 JPEG 的 YUV → RGB 矩阵，输入偏置 0/128/128），然后对每个通道计算 `(x − min_chn) × var_reci_chn`——这里就是
+# EfficientNet-Lite0 的 `(x − 127) / 128`。这样 AIPP 模型的输入就是 `uint8`、224 × 224 × 3 / 2 = 75,264 字节，紧密排列（AIPP 没有 stride，
+# 所以 VPC 的输出也不带补齐）。于是 VPC 的输出缓冲可以直接放进数据集：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
+# [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)`(resized_dev, 75264)`、
+# [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html)，用
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 核对大小，然后
+# [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)。从 JPEG 到得分，中间没有一次 Host 复制。之后用 [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 释放这些封装——DVPP 内存本身保留，留给 `dvpp_free`。
+#
+# *模拟器：* 这里的 ATC 是本项目的模拟工具（`at.models.convert`）；它把 AIPP 步骤加在 ONNX 图的前面，所用的色度上采样和取整方式没有在硬件上得到确认。
+
+# %%
+import os, tempfile
+from acl_teach.toolchain import assets
+cfg = "\n".join(["aipp_op {", "  aipp_mode: static", "  input_format: YUV420SP_U8",
+                 "  src_image_size_w: 224", "  src_image_size_h: 224",
+                 "  csc_switch: true                # JPEG YUV (full range) -> RGB",
+                 "  matrix_r0c0: 256", "  matrix_r0c1: 0", "  matrix_r0c2: 359",
+                 "  matrix_r1c0: 256", "  matrix_r1c1: -88", "  matrix_r1c2: -183",
+                 "  matrix_r2c0: 256", "  matrix_r2c1: 454", "  matrix_r2c2: 0",
+                 "  input_bias_0: 0", "  input_bias_1: 128", "  input_bias_2: 128"]
+                + [f"  min_chn_{i}: 127\n  var_reci_chn_{i}: 0.0078125" for i in range(3)] + ["}"])
+print(cfg)
+cfg_path = os.path.join(tempfile.mkdtemp(), "aipp.cfg")
+with open(cfg_path, "w") as fh:
+    fh.write(cfg + "\n")
+aipp_om = at.models.convert(assets.default_onnx(), [f"--insert_op_conf={cfg_path}"], "effnet_aipp")
+model = at.load_model(aipp_om)
+d = at.query_desc(model)
+print(d.table())
+
+# %%
+print("model input bytes:", acl.mdl.get_input_size_by_index(d.model_desc, 0), "| VPC output bytes:", resized_size)
+inputs = acl.mdl.create_dataset()
+in_buffer = acl.create_data_buffer(resized_dev, resized_size)    # DVPP memory straight into the model
+inputs, ret = acl.mdl.add_dataset_buffer(inputs, in_buffer)
+check_ret("acl.mdl.add_dataset_buffer", ret)
+outputs = at.build_dataset(d, "output")
+check_ret("acl.mdl.execute", acl.mdl.execute(model.model_id, inputs, outputs.dataset))
+scores = at.unpack_outputs(d, outputs, res).arrays[0].reshape(-1)
+labels = at.models.labels()
+for i in np.argsort(scores)[::-1][:5]:
+    print(f"{i:4d}  {scores[i]:.3f}  {labels[i]}")
+check_ret("acl.destroy_data_buffer", acl.destroy_data_buffer(in_buffer))   # the buffer, not the DVPP memory
+check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(inputs))
+at.release_dataset(outputs)
+_ = at.unload_model(model, d)
+
+# %% [markdown] tags=["lang:en"]
+# ## Exercise (2 points)
+# Write `dvpp_layout(width, height)` that returns `(width_stride, height_stride, buffer_size)` for a JPEGD output
+# picture in YUV420SP NV12 on the Ascend 310: the width aligned up to 128, the height aligned up to 16, and the
+# bytes of both planes. The checker tries five picture sizes, aligned and unaligned, including odd ones.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 练习（2 分）
+# 编写 `dvpp_layout(width, height)`，返回昇腾 310 上 JPEGD 输出的 YUV420SP NV12 图片的 `(宽 stride, 高 stride, 缓冲大小)`：宽向上对齐到 128，
+# 高向上对齐到 16，大小是两个平面的总字节数。检查器会试五种图片尺寸，有对齐的，也有不对齐的，包括奇数尺寸。
+
+# %% tags=["solution", "grade_id:nb14-layout"]
+def dvpp_layout(width, height):
+    """(width_stride, height_stride, buffer_size) of a JPEGD NV12 output on the 310."""
+    ### BEGIN SOLUTION
+    width_stride = (width + 127) // 128 * 128
+    height_stride = (height + 15) // 16 * 16
+    return width_stride, height_stride, width_stride * height_stride * 3 // 2
+    ### END SOLUTION
+
+# %% tags=["grade", "points:2", "grade_id:nb14-layout-test"]
+feedback = lab.check_dvpp_layout(dvpp_layout)
+print(feedback)
+assert feedback, feedback
+
+# %% [markdown] tags=["lang:en"]
+# ## Release everything
+# Media objects are released like the rest, newest first: each pic desc with `dvpp_destroy_pic_desc`, each DVPP
+# block with `dvpp_free`, the resize config, then the channel (`dvpp_destroy_channel`) before its desc
+# (`dvpp_destroy_channel_desc`) — all before the stream, context and device go, and before `finalize`. The
+# ledger must read 0 live resources.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 释放所有资源
+# 媒体对象和其他资源一样按“后申请先释放”的顺序释放：每个图片描述用 `dvpp_destroy_pic_desc`，每块 DVPP 内存用 `dvpp_free`，然后是缩放配置，
+# 再先销毁通道（`dvpp_destroy_channel`）后销毁通道描述（`dvpp_destroy_channel_desc`）——这些都要在 Stream、Context、Device 释放之前、
+# `finalize` 之前完成。资源账本必须显示 0 个存活资源。
+
+# %%
+for desc in reversed(pic_descs):
+    check_ret("acl.media.dvpp_destroy_pic_desc", media.dvpp_destroy_pic_desc(desc))
+for block in reversed(dvpp_blocks + [jpeg_dev]):
+    check_ret("acl.media.dvpp_free", media.dvpp_free(block))
+check_ret("acl.media.dvpp_destroy_resize_config", media.dvpp_destroy_resize_config(resize_config))
+check_ret("acl.media.dvpp_destroy_channel", media.dvpp_destroy_channel(channel))
+check_ret("acl.media.dvpp_destroy_channel_desc", media.dvpp_destroy_channel_desc(channel))
+at.release_resources(res); at.finalize()
+print(lab.ledger_summary())
+
+# %% [markdown] tags=["lang:en"]
+# ## Summary
+# * DVPP works on `dvpp_malloc` memory: 128-byte aligned start, size rounded to 32 plus 32 inside; free it with
+#   `dvpp_free`. It is device memory, so `memcpy` and models can use it directly.
+# * JPEGD on the 310 writes NV12 with width stride `ALIGN_UP(w, 128)`, height stride `ALIGN_UP(h, 16)`, size
+#   `ws × hs × 3 / 2`, UV at `ws × hs`; the padding is part of the buffer, not of the picture.
+# * VPC resizes and crops (strides %16 / %2); a crop ROI has even left/top and odd right/bottom. The device checks
+#   it: the `*_async` call returns 0 and the failure comes at `synchronize_stream`.
+# * Static AIPP (`atc --insert_op_conf`) turns the 75,264-byte uint8 YUV picture into the model's normalised RGB,
+#   so the DVPP output feeds the model with no host step.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 小结
+# * DVPP 使用 `dvpp_malloc` 申请的内存：起始地址 128 字节对齐，内部把大小对齐到 32 再加 32；用 `dvpp_free` 释放。它是 Device 内存，
+#   `memcpy` 和模型都可以直接使用。
+# * 310 上的 JPEGD 输出 NV12：宽 stride 为 `ALIGN_UP(w, 128)`，高 stride 为 `ALIGN_UP(h, 16)`，大小为 `ws × hs × 3 / 2`，UV 平面从 `ws × hs`
+#   开始；补齐区域属于缓冲，但不属于图片。
+# * VPC 负责缩放和抠图（stride 为 16 / 2 的倍数）；抠图 ROI 的 left/top 为偶数，right/bottom 为奇数。这由 Device 检查：`*_async` 调用返回 0，
+#   失败在 `synchronize_stream` 时才出现。
+# * 静态 AIPP（`atc --insert_op_conf`）把 75,264 字节的 uint8 YUV 图片变成模型需要的归一化 RGB，因此 DVPP 的输出无需经过 Host 就能送进模型。
+
+# %% [markdown] tags=["lang:en"]
+# ## Check your understanding
+# 1. A JPEG is 1000 × 750. What are the width stride, height stride and buffer size of its NV12 decode on the 310?
+# 2. Why does reading the decoded buffer as `width × height` bytes per plane give a sheared picture?
+# 3. Your crop's `dvpp_vpc_crop_async` returned 0, but `synchronize_stream` did not. What do you check first?
+# 4. Why can the VPC output buffer be passed to the AIPP model's dataset without any copy, and why must it have no padding?
+#
+# **Next →** [00_welcome](00_welcome.ipynb) — back to the start, or on to `acl_teach/examples/` and your own pipeline.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 自测题
+# 1. 一张 JPEG 为 1000 × 750。在 310 上把它解码为 NV12 时，宽 stride、高 stride 和缓冲大小各是多少？
+# 2. 为什么把解码后的缓冲按每个平面 `width × height` 字节来读，会得到一张错开的图片？
+# 3. 你的 `dvpp_vpc_crop_async` 返回了 0，但 `synchronize_stream` 没有返回 0。你首先检查什么？
+# 4. 为什么 VPC 的输出缓冲可以不经复制直接放进 AIPP 模型的数据集？为什么它不能带补齐？
+#
+# **下一节 →** [00_welcome](00_welcome.ipynb)——回到开头，或者继续阅读 `acl_teach/examples/`，搭建你自己的流水线。
