@@ -1,7 +1,7 @@
 """Argument parsing that behaves like pyACL's C binding (PyArg_ParseTuple), so wrong calls fail alike.
 
 Format letters follow CPython: ``k`` unsigned long (masked, no overflow check), ``K`` unsigned
-long long, ``I`` unsigned int (masked), ``i`` int (range checked), ``L`` long long, ``s`` str,
+long long, ``I`` unsigned int (masked), ``B`` unsigned char (masked to 8 bits), ``i`` int (range checked), ``L`` long long, ``s`` str,
 ``O`` any object, ``|`` starts the optional arguments.
 """
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, List, Sequence
 
-_TYPE_NAMES = {"k": "int (a pointer or handle; 0 is NULL)", "K": "int", "I": "int", "i": "int",
-               "L": "int", "s": "str", "O": "object"}
-_MASKS = {"k": (1 << 64) - 1, "K": (1 << 64) - 1, "I": (1 << 32) - 1}
+_TYPE_NAMES = {"k": "int (a pointer or handle; 0 is NULL)", "K": "int", "I": "int", "i": "int", "L": "int",
+               "B": "a bool or an int (a C unsigned char)", "s": "str", "O": "object"}
+_MASKS = {"k": (1 << 64) - 1, "K": (1 << 64) - 1, "I": (1 << 32) - 1, "B": 0xFF}
 
 
 def _convert(letter: str, value: Any) -> Any:

@@ -94,18 +94,10 @@ def destroy_attr(api, attr):
     destroy_handle(api, attr, OpAttr, "op attr")
 
 
-def c_uchar(api: str, value: Any, pos: int = 3, name: str = "attr_value") -> int:
-    """PyArg_ParseTuple "B": any int (True/False included), masked to 8 bits without overflow check."""
-    if not isinstance(value, int):
-        raise TypeError(f"{api} args parse failed\n[acl-teach] argument {pos} ({name}) must be a bool or an int, "
-                        f"got {type(value).__name__}")
-    return value & 0xFF
-
-
-@binding("acl.op.set_attr_bool", "ksO")
+@binding("acl.op.set_attr_bool", "ksB")
 def set_attr_bool(api, attr, attr_name, attr_value):
     """A bool attribute (True/False or an int, stored as a C unsigned char: 256 is false)."""
-    return _set(api, attr, attr_name, "bool", c_uchar(api, attr_value) != 0)
+    return _set(api, attr, attr_name, "bool", attr_value != 0)
 
 
 @binding("acl.op.set_attr_int", "ksL")

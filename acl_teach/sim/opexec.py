@@ -30,7 +30,7 @@ from ..spec import dtypes, opmodel
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer
 from .execute import ExecError, _memory
-from .opattr import c_uchar, lookup_attr
+from .opattr import lookup_attr
 from .opdesc import TensorDesc, lookup_desc
 from .opgraph import run as run_graph
 from .opmodels import explain_missing, key_of, match, registry
@@ -229,10 +229,9 @@ def _cast_attrs(dst: TensorDesc, truncate: int) -> Attrs:
     return attrs
 
 
-@binding("acl.op.cast", "kkkkOk")
+@binding("acl.op.cast", "kkkkBk")
 def cast(api, input_desc, input_buf, output_desc, output_buf, truncate, stream):
     """Queue Cast (input desc's type -> output desc's type): needs a compiled Cast model like any op."""
-    truncate = c_uchar(api, truncate, 5, "truncate")
     if require_init(api):
         return 100001
     dst = lookup_desc(output_desc)
@@ -261,10 +260,9 @@ def create_handle(api, op_type, input_desc, output_desc, attr):
     return (0, ret) if ret else _new_op_handle(api, op_type, ins, outs, attr)
 
 
-@binding("acl.op.create_handle_for_cast", "kkO")
+@binding("acl.op.create_handle_for_cast", "kkB")
 def create_handle_for_cast(api, input_desc, output_desc, truncate):
     """(handle, ret): create_handle for Cast, with aclopCast's attributes."""
-    truncate = c_uchar(api, truncate, 3, "truncate")
     if require_init(api):
         return 0, 100001
     dst = lookup_desc(output_desc)

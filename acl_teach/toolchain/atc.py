@@ -11,7 +11,6 @@ preprocessing recipe) is copied into the OM header. ``--singleop=op_list.json --
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 import shlex
