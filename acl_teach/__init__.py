@@ -18,11 +18,11 @@ from .resources import Resources, finalize, init, release_resources, request_res
 from .results import TopK, top_k
 from .session import Session
 from .state import reset
-from . import models  # noqa: F401  (at.models.default_om() … for the active backend)
+from . import media, models  # noqa: F401  (at.media: DVPP steps; at.models.default_om() … for the backend)
 from .transfer import copy_to_device, unpack_outputs
 
 __version__ = "0.1.0"
 __all__ = ["use", "init", "request_resources", "load_model", "query_desc", "build_dataset", "copy_to_device",
            "execute", "execute_async", "synchronize", "set_batch", "run_callbacks", "unpack_outputs", "top_k",
-           "release_dataset", "unload_model", "release_resources", "finalize", "Session", "AclError",
+           "release_dataset", "media", "unload_model", "release_resources", "finalize", "Session", "AclError",
            "ImageError", "explain", "reset", "models", "load_image", "preprocess", "Resources", "Model", "Desc", "Dataset", "TopK"]

@@ -33,6 +33,7 @@ class Dataset(Step):
     dataset: int = 0
     buffers: List[Buffer] = field(default_factory=list)
     released: bool = False
+    owns_memory: bool = True  # False when the buffers wrap someone else's memory (a DVPP picture)
 
     def shown(self):
         return [("kind", self.kind), ("buffers", [f"#{b.index} {b.name}: {b.size} bytes" for b in self.buffers]),
@@ -70,7 +71,7 @@ def release_dataset(ds: Dataset) -> Step:
         if buf.data_buffer:
             rec.check("acl.destroy_data_buffer", buf.data_buffer)
     rec.check("acl.mdl.destroy_dataset", ds.dataset)
-    for buf in ds.buffers:
+    for buf in ds.buffers if ds.owns_memory else ():
         rec.check("acl.rt.free", buf.ptr)
     ds.released = True
     return rec

@@ -26,6 +26,16 @@ def dynamic_batch_om() -> str:
     return assets.dynamic_batch_om(*_target())
 
 
+def aipp_om() -> str:
+    """The default model with static AIPP: it takes the 224 x 224 NV12 picture DVPP makes (notebook 14)."""
+    return assets.aipp_om(*_target())
+
+
+def aipp_cfg() -> str:
+    """The AIPP config ``aipp_om()`` is built with (print it to read what AIPP does)."""
+    return assets.aipp_cfg()
+
+
 def best_om() -> str:
     """ResNet-50 when fetched, else the default, for this backend."""
     return assets.best_om(*_target())

@@ -118,6 +118,10 @@ class Session:
         real_inputs = [t for t in self.desc.inputs if t.name != ACL_DYNAMIC_TENSOR_NAME]
         nhwc = first.format == ACL_FORMAT_NHWC
         channels = first.dims[1] if not nhwc else (first.dims[3] if len(first.dims) == 4 else 0)
+        if _dvpp_fed(self.model_path):
+            return (f"{self.model_path} has AIPP: it takes a DVPP picture (YUV420SP uint8), not a host tensor. "
+                    f"Feed it with acl_teach.media: decode_jpeg -> apply_recipe -> picture_dataset -> execute "
+                    f"(notebook 14 shows every call).")
         if len(real_inputs) != 1 or len(first.dims) != 4 or channels != 3 or \
                 first.data_type not in (ACL_FLOAT, ACL_FLOAT16):
             return (f"{self.model_path} does not take one image: its inputs are "
@@ -177,6 +181,15 @@ class Session:
     def code(self) -> str:
         """Every pyACL call of the session so far, as Python."""
         return "\n".join(s.code() for s in self.steps if s.calls)
+
+
+def _dvpp_fed(model_path: str) -> bool:
+    """Whether the model's recipe says its input is a DVPP picture for AIPP (a bad recipe file is not that)."""
+    try:
+        found = recipes.recipe_for(model_path)
+    except recipes.RecipeError:
+        return False
+    return bool(found) and found.get("input") == "YUV420SP_U8"
 
 
 def _try(fn) -> list:

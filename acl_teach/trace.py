@@ -26,9 +26,14 @@ RESULT_NAMES = {
     "acl.mdl.get_output_dims": ("dims", "ret"), "acl.util.ptr_to_bytes": ("data",),
     "acl.util.start_thread": ("thread_id", "ret"), "acl.mdl.get_dynamic_batch": ("batch_info", "ret"),
     "acl.mdl.get_dynamic_hw": ("hw_info", "ret"), "acl.mdl.get_input_index_by_name": ("index", "ret"),
+    "acl.media.dvpp_malloc": ("dvpp_ptr", "ret"), "acl.media.dvpp_create_channel_desc": ("channel_desc",),
+    "acl.media.dvpp_create_pic_desc": ("pic_desc",), "acl.media.dvpp_create_resize_config": ("resize_config",),
+    "acl.media.dvpp_create_roi_config": ("roi_config",),
+    "acl.media.dvpp_jpeg_get_image_info": ("width", "height", "components", "ret"),
+    "acl.media.dvpp_jpeg_predict_dec_size": ("dec_size", "ret"),
 }
 HANDLE_RESULTS = {"context", "stream", "dev_ptr", "host_ptr", "model_desc", "dataset", "data_buffer", "ptr",
-                  "thread_id"}
+                  "thread_id", "dvpp_ptr", "channel_desc", "pic_desc", "resize_config", "roi_config"}
 
 
 @dataclass

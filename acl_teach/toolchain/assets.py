@@ -9,6 +9,7 @@ the ATC emulator for the simulator (``backend="sim"``), CANN's real ``atc`` for 
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 from importlib import resources
 from typing import List, Optional
@@ -114,6 +115,20 @@ def default_om(backend: str = "sim", soc: Optional[str] = None) -> str:
 def dynamic_batch_om(backend: str = "sim", soc: Optional[str] = None) -> str:
     """The default model with batch gears 1, 2, 4, 8 (for the dynamic-batch lessons)."""
     return build_om(default_onnx(), DYNAMIC_BATCH_FLAGS, "efficientnet_lite0_dynbatch", backend, soc)
+
+
+def aipp_cfg() -> str:
+    """The shipped AIPP config turning a 224 x 224 NV12 picture into EfficientNet-Lite0's input."""
+    return os.path.join(data_dir(), "models", recipes.EFFICIENTNET_LITE_AIPP["aipp"])
+
+
+def aipp_om(backend: str = "sim", soc: Optional[str] = None) -> str:
+    """EfficientNet-Lite0 with static AIPP (``--insert_op_conf``), its DVPP recipe written beside it."""
+    path = build_om(default_onnx(), ["--output_type=FP32", f"--insert_op_conf={aipp_cfg()}"],
+                    "efficientnet_lite0_aipp", backend, soc)
+    with open(recipes.sidecar(path), "w", encoding="utf-8") as fh:
+        json.dump(recipes.EFFICIENTNET_LITE_AIPP, fh, indent=1)
+    return path
 
 
 def resnet50_onnx() -> Optional[str]:

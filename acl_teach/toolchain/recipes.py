@@ -21,7 +21,12 @@ CAFFE_RESNET50 = {"name": "caffe-resnet50", "resize_exact": [256, 256], "crop": 
 IMAGENET_ONNX = {"name": "imagenet-onnx", "resize_exact": [224, 224], "crop": 224, "resample": "bilinear",
                  "channel_order": "RGB", "mean": [123.675, 116.28, 103.53], "std": [58.395, 57.12, 57.375],
                  "layout": "NCHW", "output": "logits", "labels": "imagenet1k"}
-RECIPES = {r["name"]: r for r in (EFFICIENTNET_LITE, CAFFE_RESNET50, IMAGENET_ONNX)}
+# The same model fed by DVPP: VPC does the geometry (centre crop + scale), the AIPP in the OM the colour and
+# normalisation, so the model's input is the 224 x 224 NV12 picture itself (uint8, 224 x 224 x 3 / 2 bytes).
+EFFICIENTNET_LITE_AIPP = {"name": "efficientnet-lite-aipp", "input": "YUV420SP_U8", "resize_short": 256,
+                          "crop": 224, "aipp": "efficientnet_lite0_aipp_nv12.cfg", "output": "probabilities",
+                          "labels": "imagenet1k"}
+RECIPES = {r["name"]: r for r in (EFFICIENTNET_LITE, CAFFE_RESNET50, IMAGENET_ONNX, EFFICIENTNET_LITE_AIPP)}
 
 
 class RecipeError(ValueError):
@@ -53,6 +58,7 @@ FIELDS = {
             "3 non-zero numbers"),
     "layout": (lambda v: v in ("NCHW", "NHWC"), '"NCHW" or "NHWC"'),
     "output": (lambda v: v in ("probabilities", "logits"), '"probabilities" or "logits"'),
+    "input": (lambda v: v in ("YUV420SP_U8",), '"YUV420SP_U8" (a DVPP picture into an AIPP model)'),
 }
 
 

@@ -1,0 +1,250 @@
+"""Media data processing as steps: ``decode_jpeg`` (JPEGD), ``resize`` and ``crop`` (VPC), each a record of its calls.
+
+The third branch of the flow beside model inference and single operators. DVPP works only on DVPP
+memory (``acl.media.dvpp_malloc``) described by a picture desc; its outputs are laid out with
+width/height *strides* (JPEGD on the 310: width up to a multiple of 128, height of 16; VPC: 16 and
+2), so a picture's buffer is ``width_stride × height_stride × 3/2`` bytes, not ``w × h × 3/2``.
+Every call is queued on the stream: the bytes are there only after ``synchronize_stream``.
+``picture_dataset`` hands a picture straight to an AIPP model, and ``apply_recipe`` does a recipe's
+geometry (resize-short + centre crop) in one VPC crop, so the model sees what the host path gives it.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, Optional, Tuple, Union
+
+from . import trace
+from .dataset import Buffer, Dataset
+from .resources import Release, Resources
+from .spec import dvpp
+from .spec.constants import ACL_MEMCPY_DEVICE_TO_DEVICE as D2D, ACL_MEMCPY_HOST_TO_DEVICE as H2D, MEMCPY_KIND_NAMES
+from .step import Step
+
+FORMATS = {"NV12": dvpp.PIXEL_FORMAT_YUV_SEMIPLANAR_420, "NV21": dvpp.PIXEL_FORMAT_YVU_SEMIPLANAR_420}
+PIC_DESC_SETTERS = ("data", "size", "format", "width", "height", "width_stride", "height_stride")
+
+
+@dataclass(repr=False)
+class Channel(Step):
+    """A DVPP channel (JPEGD and VPC share it) and its channel desc."""
+
+    channel_desc: int = 0
+    released: bool = False
+
+
+@dataclass(repr=False)
+class Picture(Step):
+    """A picture in DVPP memory: the pic desc describing it and the layout its strides give."""
+
+    width: int = 0
+    height: int = 0
+    width_stride: int = 0
+    height_stride: int = 0
+    format: str = "NV12"
+    size: int = 0
+    ptr: int = field(default=0, repr=False)
+    pic_desc: int = field(default=0, repr=False)
+    released: bool = False
+
+    @property
+    def arithmetic(self) -> str:
+        """The buffer size as the rule writes it, with this picture's numbers."""
+        return f"{self.width_stride} x {self.height_stride} x 3 / 2 = {self.size} bytes"
+
+    def shown(self):
+        return [("picture", f"{self.width} x {self.height} {self.format}"),
+                ("strides", f"{self.width_stride} x {self.height_stride}"), ("buffer", self.arithmetic),
+                ("released", self.released)]
+
+
+def open_channel() -> Channel:
+    """dvpp_create_channel_desc -> dvpp_create_channel: one channel serves JPEGD and VPC."""
+    rec = Channel()
+    rec.channel_desc = rec.call("acl.media.dvpp_create_channel_desc")
+    try:
+        rec.check("acl.media.dvpp_create_channel", rec.channel_desc)
+    except Exception:
+        rec.call("acl.media.dvpp_destroy_channel_desc", rec.channel_desc)
+        raise
+    return rec
+
+
+def close_channel(channel: Channel) -> Release:
+    """dvpp_destroy_channel -> dvpp_destroy_channel_desc (twice is a no-op that says so)."""
+    if channel.released:
+        return Release.nothing_to_do("DVPP channel", "this channel was already closed; nothing to do.")
+    rec = Release(what="DVPP channel")
+    rec.check("acl.media.dvpp_destroy_channel", channel.channel_desc)
+    rec.check("acl.media.dvpp_destroy_channel_desc", channel.channel_desc)
+    channel.released = True
+    return rec
+
+
+def _format(name: str) -> int:
+    if name not in FORMATS:
+        raise ValueError(f"format {name!r}: DVPP outputs here are 'NV12' (YUV420SP, U first) or 'NV21' (V first)")
+    return FORMATS[name]
+
+
+def _new_picture(rec: Picture) -> Picture:
+    """dvpp_malloc the stride-sized buffer and describe it with a pic desc (all seven setters)."""
+    rec.size = dvpp.image_bytes(FORMATS[rec.format], rec.width_stride, rec.height_stride)
+    rec.ptr, _ = rec.check("acl.media.dvpp_malloc", rec.size)
+    rec.pic_desc = rec.call("acl.media.dvpp_create_pic_desc")
+    values = (rec.ptr, rec.size, FORMATS[rec.format], rec.width, rec.height, rec.width_stride, rec.height_stride)
+    for name, value in zip(PIC_DESC_SETTERS, values):
+        rec.check(f"acl.media.dvpp_set_pic_desc_{name}", rec.pic_desc, value)
+    return rec
+
+
+def _discard(rec: Picture) -> None:
+    """Undo a half-built picture so a failed step leaks nothing."""
+    if rec.pic_desc:
+        rec.call("acl.media.dvpp_destroy_pic_desc", rec.pic_desc)
+    if rec.ptr:
+        rec.call("acl.media.dvpp_free", rec.ptr)
+    rec.released = True
+
+
+def _read_jpeg(jpeg: Union[bytes, str, os.PathLike]) -> bytes:
+    if isinstance(jpeg, (bytes, bytearray)):
+        return bytes(jpeg)
+    with open(jpeg, "rb") as fh:
+        return fh.read()
+
+
+def _soc() -> str:
+    """The SoC the strides are for (JPEGD's alignment differs between the 310 and newer chips)."""
+    return trace.resolve("acl.get_soc_name")() or ""
+
+
+def decode_jpeg(jpeg: Union[bytes, str, os.PathLike], channel: Channel, resources: Resources,
+                format: str = "NV12") -> Picture:
+    """get_image_info -> dvpp_malloc + memcpy the JPEG -> a stride-sized output -> decode_async -> synchronize."""
+    data, fmt = _read_jpeg(jpeg), _format(format)
+    rec = Picture(format=format)
+    ptr = rec.call("acl.util.bytes_to_ptr", data)
+    rec.width, rec.height, _, _ = rec.check("acl.media.dvpp_jpeg_get_image_info", ptr, len(data))
+    wa, ha = dvpp.jpegd_stride_align(_soc())
+    rec.width_stride, rec.height_stride = dvpp.align_up(rec.width, wa), dvpp.align_up(rec.height, ha)
+    src = 0
+    try:
+        rec.check("acl.media.dvpp_jpeg_predict_dec_size", ptr, len(data), fmt)
+        src, _ = rec.check("acl.media.dvpp_malloc", len(data))
+        kind = D2D if resources.on_board else H2D
+        rec.check("acl.rt.memcpy", src, len(data), ptr, len(data), kind)
+        _new_picture(rec)
+        rec.check("acl.media.dvpp_jpeg_decode_async", channel.channel_desc, src, len(data), rec.pic_desc,
+                  resources.stream)
+        rec.check("acl.rt.synchronize_stream", resources.stream)
+    except Exception:
+        _discard(rec)
+        raise
+    finally:
+        if src:
+            rec.call("acl.media.dvpp_free", src)
+    rec.notes.append(f"JPEG {len(data)} bytes copied {MEMCPY_KIND_NAMES[kind]} into DVPP memory, freed after "
+                     f"the decode; width {rec.width} -> stride {rec.width_stride} (multiple of {wa}), height "
+                     f"{rec.height} -> {rec.height_stride} (multiple of {ha}).")
+    return rec
+
+
+def _vpc_output(width: int, height: int, format: str) -> Picture:
+    """A VPC output picture: width stride a multiple of 16, height stride of 2 (NV12/NV21)."""
+    wa, ha = dvpp.VPC_STRIDE_ALIGN
+    return Picture(width=width, height=height, width_stride=dvpp.align_up(width, wa),
+                   height_stride=dvpp.align_up(height, ha), format=format)
+
+
+def resize(picture: Picture, width: int, height: int, channel: Channel, resources: Resources,
+           format: Optional[str] = None) -> Picture:
+    """A VPC output picture -> resize config -> dvpp_vpc_resize_async -> synchronize."""
+    rec = _vpc_output(width, height, format or picture.format)
+    _format(rec.format)
+    config = 0
+    try:
+        _new_picture(rec)
+        config = rec.call("acl.media.dvpp_create_resize_config")
+        rec.check("acl.media.dvpp_vpc_resize_async", channel.channel_desc, picture.pic_desc, rec.pic_desc, config,
+                  resources.stream)
+        rec.check("acl.rt.synchronize_stream", resources.stream)
+    except Exception:
+        _discard(rec)
+        raise
+    finally:
+        if config:
+            rec.call("acl.media.dvpp_destroy_resize_config", config)
+    return rec
+
+
+def crop(picture: Picture, left: int, top: int, width: int, height: int, channel: Channel, resources: Resources,
+         out_size: Optional[Tuple[int, int]] = None) -> Picture:
+    """ROI (left, right=left+width-1, top, bottom=top+height-1) -> dvpp_vpc_crop_async, scaled to ``out_size``.
+
+    The ROI rule is the hardware's: left and top even, right and bottom odd. This step does not round
+    for you; an odd ``left`` is refused by DVPP itself, with its code, as on a board.
+    """
+    out_w, out_h = out_size or (width, height)
+    rec = _vpc_output(out_w, out_h, picture.format)
+    roi = 0
+    try:
+        _new_picture(rec)
+        roi = rec.call("acl.media.dvpp_create_roi_config", left, left + width - 1, top, top + height - 1)
+        rec.check("acl.media.dvpp_vpc_crop_async", channel.channel_desc, picture.pic_desc, rec.pic_desc, roi,
+                  resources.stream)
+        rec.check("acl.rt.synchronize_stream", resources.stream)
+    except Exception:
+        _discard(rec)
+        raise
+    finally:
+        if roi:
+            rec.call("acl.media.dvpp_destroy_roi_config", roi)
+    return rec
+
+
+def release_picture(picture: Picture) -> Release:
+    """dvpp_destroy_pic_desc -> dvpp_free (DVPP memory goes back through acl.media, never acl.rt.free)."""
+    if picture.released:
+        return Release.nothing_to_do("picture", "this picture was already released; nothing to do.")
+    rec = Release(what="picture")
+    rec.check("acl.media.dvpp_destroy_pic_desc", picture.pic_desc)
+    rec.check("acl.media.dvpp_free", picture.ptr)
+    picture.released = True
+    return rec
+
+
+def picture_dataset(picture: Picture) -> Dataset:
+    """An input dataset whose one buffer is the picture's DVPP memory: no copy into the AIPP model.
+
+    ``release_dataset`` destroys the buffer and the dataset but leaves the memory to ``release_picture``.
+    """
+    rec = Dataset(kind="input", owns_memory=False)
+    rec.dataset = rec.call("acl.mdl.create_dataset")
+    buf = Buffer(0, f"picture {picture.width}x{picture.height} {picture.format}", picture.ptr, picture.size, 0)
+    rec.buffers.append(buf)
+    buf.data_buffer = rec.call("acl.create_data_buffer", picture.ptr, picture.size)
+    rec.check("acl.mdl.add_dataset_buffer", rec.dataset, buf.data_buffer)
+    return rec
+
+
+def even_roi(width: int, height: int, recipe: Dict[str, Any]) -> Tuple[int, int, int, int]:
+    """(left, top, w, h) of the recipe's centre crop in source pixels, with even offsets and sizes."""
+    crop_px = recipe.get("crop", 224)
+    if "resize_short" in recipe:
+        side = min(width, height) * crop_px / recipe["resize_short"]
+        cw, ch = side, side
+    else:
+        rh, rw = recipe.get("resize_exact", [crop_px, crop_px])
+        cw, ch = width * crop_px / rw, height * crop_px / rh
+    cw, ch = max(2, int(round(cw / 2)) * 2), max(2, int(round(ch / 2)) * 2)
+    left, top = (width - cw) // 2 // 2 * 2, (height - ch) // 2 // 2 * 2
+    return left, top, cw, ch
+
+
+def apply_recipe(picture: Picture, recipe: Dict[str, Any], channel: Channel, resources: Resources) -> Picture:
+    """The recipe's geometry on VPC: its centre-crop region of the source, scaled to crop x crop in one call."""
+    left, top, w, h = even_roi(picture.width, picture.height, recipe)
+    side = recipe.get("crop", 224)
+    return crop(picture, left, top, w, h, channel, resources, out_size=(side, side))
+
