@@ -36,6 +36,12 @@ def aipp_cfg() -> str:
     return assets.aipp_cfg()
 
 
+def recipe(model_path: str) -> dict:
+    """The preprocessing recipe a model carries (its sidecar or OM header); RecipeError when it has none."""
+    from .toolchain import recipes
+    return recipes.resolve(None, model_path)
+
+
 def best_om() -> str:
     """ResNet-50 when fetched, else the default, for this backend."""
     return assets.best_om(*_target())

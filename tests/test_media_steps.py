@@ -130,6 +130,7 @@ def test_dvpp_path_into_the_aipp_model_agrees_with_the_host_path(dvpp):
     desc = at.query_desc(model)
     assert desc.inputs[0].size == 224 * 224 * 3 // 2 and desc.inputs[0].type_name == "ACL_UINT8"
     assert recipes.resolve(None, at.models.aipp_om())["name"] == "efficientnet-lite-aipp"
+    assert at.models.recipe(at.models.aipp_om())["input"] == "YUV420SP_U8"
     outs = at.build_dataset(desc, "output")
     dvpp_top = {}
     for name in ("coffee.png", "chelsea.png", "rocket.jpg"):
