@@ -1,8 +1,18 @@
 """acl.media's JPEG decoder (JPEGD): header info and decode size on the host, the decode itself queued on a stream.
 
 The decode is a real one (Pillow's libjpeg, asked for YCbCr so no RGB round trip) written as
-semi-planar YUV into the output desc's buffer with its width/height strides; the padding bytes keep
-what they held (UNCONFIRMED what the hardware leaves there).
+semi-planar YUV into the output desc's buffer with its width/height strides: Y is libjpeg's luma
+exactly, each chroma sample the rounded mean of libjpeg's upsampled chroma over its 2x2 (420), 2x1
+(422) or 1x2 (440) block. The padding bytes (columns ``width..widthStride``, rows
+``height..heightStride``) keep what the buffer held: the simulator's choice, UNCONFIRMED what the
+hardware leaves there.
+
+What JPEGD refuses (on the device: ``synchronize_stream`` and the output desc's ``ret_code`` give
+507018, UNCONFIRMED code): data that is not a JPEG (a PNG, garbage), anything but a baseline Huffman
+frame (SOF0; progressive, extended, lossless, arithmetic), sampling other than 4:4:4 / 4:2:2 / 4:2:0 /
+4:4:0 / grey (4:1:1, CMYK, odd factors), sizes outside 32..8192, and a stream libjpeg cannot decode to
+the end (truncated, corrupt markers). Entropy-data corruption that libjpeg recovers from silently
+decodes as libjpeg decodes it (UNCONFIRMED what the hardware reports).
 """
 from __future__ import annotations
 
@@ -10,7 +20,7 @@ import io
 from typing import Optional, Tuple
 
 import numpy as np
-from PIL import Image, JpegImagePlugin
+from PIL import Image
 
 from ..spec import dvpp as D
 from ._args import CONTEXT, INIT, binding
@@ -21,7 +31,15 @@ from .dvpp_pixels import subsample, write
 from .memory import _queue, host_view
 from .state import fail, state
 
-_CSS = {0: D.ACL_JPEG_CSS_444, 1: D.ACL_JPEG_CSS_422, 2: D.ACL_JPEG_CSS_420}
+_CSS = {(1, 1): D.ACL_JPEG_CSS_444, (2, 1): D.ACL_JPEG_CSS_422, (2, 2): D.ACL_JPEG_CSS_420,
+        (1, 2): D.ACL_JPEG_CSS_440, (4, 1): D.ACL_JPEG_CSS_411}  # luma/chroma sampling factor ratio (x, y)
+_JPEGD_CSS = frozenset({D.ACL_JPEG_CSS_444, D.ACL_JPEG_CSS_422, D.ACL_JPEG_CSS_420, D.ACL_JPEG_CSS_440,
+                        D.ACL_JPEG_CSS_GRAY})  # what JPEGD decodes [DOC-JPEGD]
+_SOF_BASELINE = 0xC0
+_SOF_NAMES = {0xC1: "extended sequential", 0xC2: "progressive", 0xC3: "lossless", 0xC5: "differential sequential",
+              0xC6: "differential progressive", 0xC7: "differential lossless", 0xC9: "arithmetic sequential",
+              0xCA: "arithmetic progressive", 0xCB: "arithmetic lossless", 0xCD: "arithmetic differential "
+              "sequential", 0xCE: "arithmetic differential progressive", 0xCF: "arithmetic differential lossless"}
 _SOURCE_FORMAT = {D.ACL_JPEG_CSS_420: 1, D.ACL_JPEG_CSS_GRAY: 1, D.ACL_JPEG_CSS_422: 3, D.ACL_JPEG_CSS_444: 6,
                   D.ACL_JPEG_CSS_440: 1000}  # PIXEL_FORMAT_UNKNOWN decodes to these (UNCONFIRMED)
 
@@ -38,10 +56,34 @@ def _open(raw: bytes) -> Tuple[Optional[Image.Image], str]:
 
 
 def _css(im: Image.Image) -> int:
-    """acldvppJpegFormat of a parsed JPEG."""
-    if im.mode == "L":
+    """acldvppJpegFormat of a parsed JPEG, from its sampling factors (Pillow's get_sampling knows only 3)."""
+    layers = getattr(im, "layer", None) or []
+    if len(layers) == 1:
         return D.ACL_JPEG_CSS_GRAY
-    return _CSS.get(JpegImagePlugin.get_sampling(im), D.ACL_JPEG_CSS_UNKNOWN)
+    if len(layers) != 3 or layers[1][1:3] != layers[2][1:3]:
+        return D.ACL_JPEG_CSS_UNKNOWN
+    (hy, vy), (hc, vc) = layers[0][1:3], layers[1][1:3]
+    if hy % hc or vy % vc:
+        return D.ACL_JPEG_CSS_UNKNOWN
+    return _CSS.get((hy // hc, vy // vc), D.ACL_JPEG_CSS_UNKNOWN)
+
+
+def _sof(raw: bytes) -> int:
+    """The frame's SOFn marker (0xC0 = baseline), found by walking the segments before the first scan; 0 if none."""
+    pos = 2
+    while pos + 4 <= len(raw):
+        if raw[pos] != 0xFF:
+            return 0
+        marker = raw[pos + 1]
+        if marker == 0xFF:  # fill byte
+            pos += 1
+            continue
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return marker
+        if marker == 0xDA:
+            return 0
+        pos += 2 + int.from_bytes(raw[pos + 2:pos + 4], "big")
+    return 0
 
 
 def _header(api: str, data: int, size: int) -> Tuple[Optional[Image.Image], int]:
@@ -111,12 +153,17 @@ def _decode(raw: bytes, out: PicDesc, soc: str) -> Optional[Tuple[int, str]]:
     im, why = _open(raw)
     if im is None:
         return device_fault(out, f"JPEGD: {why}")
-    if im.info.get("progressive") or im.info.get("progression"):
-        return device_fault(out, "JPEGD decodes baseline Huffman JPEGs only; this one is progressive")
+    sof = _sof(raw)
+    if sof != _SOF_BASELINE:
+        kind = _SOF_NAMES.get(sof, "without a frame header") if sof else "without a frame header"
+        return device_fault(out, f"JPEGD decodes baseline Huffman JPEGs (SOF0) only; this one is {kind}")
     w, h = im.size
     if not (D.JPEG_MIN <= w <= D.JPEG_MAX and D.JPEG_MIN <= h <= D.JPEG_MAX):
         return device_fault(out, f"JPEGD: the JPEG is {w}x{h}, outside {D.JPEG_MIN}..{D.JPEG_MAX}")
     css = _css(im)
+    if css not in _JPEGD_CSS:
+        return device_fault(out, f"JPEGD decodes YUV 4:4:4, 4:2:2, 4:2:0, 4:4:0 and grey JPEGs; this one's "
+                            f"sampling ({_sampling_text(im)}) is not among them")
     fmt = _SOURCE_FORMAT.get(css, 1) if out.format == D.PIXEL_FORMAT_UNKNOWN else out.format
     wa, ha = D.jpegd_stride_align(soc)
     ws, hs = out.width_stride, out.height_stride
@@ -131,18 +178,33 @@ def _decode(raw: bytes, out: PicDesc, soc: str) -> Optional[Tuple[int, str]]:
     region, offset, why = dvpp_region(out.data, need, "output picture data")
     if region is None:
         return device_fault(out, f"JPEGD: {why}")
-    if im.mode == "L":
-        y = np.asarray(im, np.uint8)
-        sx, sy, _ = D.SEMIPLANAR[fmt]
-        u = v = np.full((-(-h // sy), -(-w // sx)), 0x80, np.uint8)  # jpeg(400): UV = 0x80
-    else:
-        im.draft("YCbCr", im.size)  # libjpeg outputs YCbCr directly (no RGB round trip)
-        ycc = np.asarray(im.convert("YCbCr") if im.mode != "YCbCr" else im, np.uint8)
-        sx, sy, _ = D.SEMIPLANAR[fmt]
-        y, u, v = ycc[..., 0], subsample(ycc[..., 1], sx, sy), subsample(ycc[..., 2], sx, sy)
-    write(region.view(offset, need), fmt, (y, u, v), 0, 0, ws, hs)
+    planes, why = _planes(im, fmt)
+    if planes is None:
+        return device_fault(out, f"JPEGD: libjpeg could not decode the stream to its end ({why})")
+    write(region.view(offset, need), fmt, planes, 0, 0, ws, hs)
     out.ret_code = 0
     return None
+
+
+def _sampling_text(im: Image.Image) -> str:
+    """The components' HxV sampling factors, e.g. '4x1, 1x1, 1x1', for a fault message."""
+    return ", ".join(f"{h}x{v}" for _, h, v, _ in getattr(im, "layer", [])) or "unknown"
+
+
+def _planes(im: Image.Image, fmt: int):
+    """((Y, U, V), '') decoded and subsampled for ``fmt``, or (None, reason) when libjpeg stops early."""
+    sx, sy, _ = D.SEMIPLANAR[fmt]
+    try:
+        if im.mode == "L":
+            y = np.asarray(im, np.uint8)
+            h, w = y.shape
+            u = v = np.full((-(-h // sy), -(-w // sx)), 0x80, np.uint8)  # jpeg(400): UV = 0x80
+            return (y, u, v), ""
+        im.draft("YCbCr", None)  # libjpeg outputs YCbCr directly (no RGB round trip)
+        ycc = np.asarray(im if im.mode == "YCbCr" else im.convert("YCbCr"), np.uint8)
+    except (OSError, SyntaxError, ValueError) as exc:  # truncated or corrupt: libjpeg gave up
+        return None, str(exc)
+    return (ycc[..., 0], subsample(ycc[..., 1], sx, sy), subsample(ycc[..., 2], sx, sy)), ""
 
 
 @binding("acl.media.dvpp_jpeg_decode_async", "kkIkk", needs=CONTEXT)
