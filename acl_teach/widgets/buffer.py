@@ -8,6 +8,7 @@ import ipywidgets as w
 import numpy as np
 from PIL import Image
 
+from ._snapshot import MEMORY_KINDS, Owner, guarded, notice_html, released_notice, safe_callback
 from .peek import peek, resolve_target, where
 from .text import FullText
 
@@ -46,15 +47,13 @@ def channel_pictures(values: np.ndarray, shape: Sequence[int]) -> List[bytes]:
     return out
 
 
-RELEASED = "released — showing the bytes it held when last read"
-
-
 class BufferView(FullText, w.VBox):
     """The bytes of a host or device buffer; ``refresh()`` after a copy shows them arrive.
 
     Snapshot semantics: the view keeps the bytes it last read. Once the memory is freed, refresh
-    keeps that snapshot under a visible notice instead of failing, and the dtype dropdown
-    re-renders the snapshot without touching memory.
+    keeps that snapshot under 'released in cell [N] — showing what it held then' instead of failing
+    (and never reads the address again: it may hold someone else's memory by then); the dtype
+    dropdown re-renders the snapshot without touching memory.
     """
 
     def __init__(self, target: Any, size: int = 0, dtype: Optional[str] = None,
@@ -63,34 +62,39 @@ class BufferView(FullText, w.VBox):
         self.shape = list(shape) if shape else None
         self.rows = rows
         self.released: Optional[str] = None
+        self.failure: Optional[str] = None
         self.data = peek(self.ptr, self.size)  # nothing to show if even the first read fails: raise
+        self.owner = Owner(self.ptr, MEMORY_KINDS)
         self.location = where(self.ptr)
         self.dtype_choice = w.Dropdown(options=DTYPES, value=dtype or "uint8", description="as")
         self.notice = w.HTML()
         self.hex_box = w.HTML()
         self.array_box = w.HTML()
         self.pictures = w.HBox()
-        self.dtype_choice.observe(lambda _: self.render(), names="value")
+        self.dtype_choice.observe(safe_callback(self, lambda _: self.render(), "redraw"), names="value")
         title = w.HTML(f"<b>{self.label}</b> · {self.size} bytes in {self.location} "
                        f"<details style='display:inline'><summary>address</summary><code>{self.ptr:#x}</code></details>")
         super().__init__([title, self.notice, self.hex_box, self.dtype_choice,
                           self.array_box, self.pictures])
         self.render()
 
+    @guarded
     def refresh(self) -> "BufferView":
-        """Read the bytes again (while the memory lives) and redraw."""
-        try:
-            self.data = peek(self.ptr, self.size)
-            self.released = None
-        except ValueError as exc:  # freed or unreadable now: keep the snapshot, say so
-            self.released = f"{RELEASED} ({exc})"
+        """Read the bytes again while the memory lives; once it is released keep the snapshot and say where."""
+        self.released = self.released or self.owner.gone()
+        if self.released is None:
+            try:
+                self.data = peek(self.ptr, self.size)
+            except ValueError as exc:  # freed where no ledger tells (a board): keep the snapshot, say so
+                self.released = f"{released_notice()} ({exc})"
         return self.render()
 
     def render(self) -> "BufferView":
         """Draw the current snapshot as hex, typed values and channel pictures."""
+        self.failure = None
         self.hex_lines = hexdump(self.data, rows=self.rows)
         self.values = typed(self.data, self.dtype_choice.value)
-        self.notice.value = f"<i style='color:#a00'>{self.released}</i>" if self.released else ""
+        self.notice.value = notice_html(self.released)
         self.hex_box.value = "<pre>" + "\n".join(self.hex_lines) + "</pre>"
         self.array_box.value = f"<pre>{self.array_text()}</pre>"
         pics = channel_pictures(self.values, self.shape) if self.shape and len(self.shape) == 4 else []

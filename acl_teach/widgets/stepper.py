@@ -8,6 +8,7 @@ import ipywidgets as w
 
 import acl_teach as at
 from .. import models
+from ._snapshot import guarded, live_entries, safe_callback, where_released
 from .ledger import LedgerView
 from .text import FullText
 
@@ -30,8 +31,25 @@ STEPS: List[Tuple[str, str, str]] = [
 ]
 
 
+def _lost_message(entry: Any, now: Optional[List[Any]]) -> Optional[str]:
+    """How one of the stepper's resources went away outside the stepper, or None while it lives."""
+    what = "AscendCL" if entry.kind == "acl" else f"its {entry.kind}"
+    if not entry.alive:
+        done = "was finalized" if entry.kind == "acl" else "was released"
+        return f"{what} {done}{where_released(entry.released_at)} by {entry.released_by}"
+    if now is not None and not any(x is entry for x in now):
+        return f"{what} vanished when the simulated process was reset (acl_teach.reset)"
+    return None
+
+
 class PipelineStepper(FullText, w.VBox):
-    """Click through the flow; after each step see its record, its pyACL calls and the ledger."""
+    """Click through the flow; after each step see its record, its pyACL calls and the ledger.
+
+    A click never raises into the kernel: a step out of order is refused with the reason, a step
+    already done says so, a failing step shows its error, and once the stepper's resources were
+    released elsewhere (acl.finalize or acl_teach.reset in a later cell) every click says where and
+    offers 'start over'.
+    """
 
     def __init__(self, model: Optional[str] = None, image: Optional[str] = None) -> None:
         self.model_path = model or models.default_om()
@@ -39,15 +57,51 @@ class PipelineStepper(FullText, w.VBox):
         self.done: List[str] = []
         self.records: Dict[str, Any] = {}
         self.message = "click step 1"
+        self.failure: Optional[str] = None
+        self.owned: List[Any] = []      # ledger entries our steps created
+        self.freed: List[Any] = []      # ... and those our own release steps released
         self.buttons = [w.Button(description=label, tooltip=label, layout=w.Layout(width="270px"))
                         for _, label, _ in STEPS]
         for i, b in enumerate(self.buttons):
-            b.on_click(lambda _, i=i: self.click(i))
+            b.on_click(safe_callback(self, lambda _, i=i: self.click(i), f"step {STEPS[i][1]!r}"))
+        self.restart_button = w.Button(description="start over", tooltip="forget this run and begin at step 1")
+        self.restart_button.on_click(safe_callback(self, lambda _: self.start_over(), "start over"))
         self.status = w.HTML()
         self.record_box = w.HTML()
         self.ledger = LedgerView()
         super().__init__([w.GridBox(self.buttons, layout=w.Layout(grid_template_columns="repeat(4, 280px)")),
-                          self.status, self.record_box, self.ledger])
+                          self.restart_button, self.status, self.record_box, self.ledger])
+        self._show(None)
+
+    def lost(self) -> Optional[str]:
+        """Why the flow cannot go on: a resource of ours was released or reset outside the stepper."""
+        if len(self.done) == len(STEPS):
+            return None
+        now = live_entries(True)
+        for entry in self.owned:
+            if not any(entry is f for f in self.freed):
+                why = _lost_message(entry, now)
+                if why:
+                    return why
+        return None
+
+    def _track(self, run: Callable[[], Any]) -> Any:
+        """Run one step, noting which ledger entries it created and which it released."""
+        before = live_entries(True) or []
+        record = run()
+        after = live_entries(True) or []
+        self.owned += [e for e in after if not any(e is b for b in before)]
+        self.freed += [e for e in before if not e.alive]
+        return record
+
+    @guarded(failed=None)
+    def start_over(self) -> None:
+        """Forget this run (nothing is released here) so the flow can begin again at step 1."""
+        left = bool(self.done) and len(self.done) < len(STEPS) and not self.lost()
+        self.done, self.records, self.owned, self.freed = [], {}, [], []
+        self.message = "started over: click step 1" + (
+            " (what the last run made is still alive: see the ledger below)" if left else "")
+        self.record_box.value = ""
         self._show(None)
 
     def _run(self, key: str) -> Any:
@@ -72,10 +126,18 @@ class PipelineStepper(FullText, w.VBox):
         }
         return actions[key]()
 
+    @guarded(failed=False)
     def click(self, index: int) -> bool:
         """Run step ``index`` if it is next; otherwise refuse and say why. Returns whether it ran."""
         key, label, needs = STEPS[index]
         expected = len(self.done)
+        self.failure = None
+        lost = self.lost()
+        if lost:
+            self.message = (f"'{label}' cannot run: the stepper's flow is over — {lost}, outside the stepper. "
+                            "Click 'start over' to run it again from step 1.")
+            self._show(None)
+            return False
         if key in self.done:
             self.message = f"'{label}' has already run; the next step is '{STEPS[expected][1]}'." \
                 if expected < len(STEPS) else f"'{label}' has already run; the flow is complete."
@@ -86,7 +148,7 @@ class PipelineStepper(FullText, w.VBox):
             self._show(None)
             return False
         try:
-            record = self._run(key)
+            record = self._track(lambda: self._run(key))
         except Exception as exc:  # shown, never raised into the kernel
             self.message = f"'{label}' failed: {exc}"
             self._show(None)
@@ -106,6 +168,10 @@ class PipelineStepper(FullText, w.VBox):
             self.record_box.value = (f"<pre>{html.escape(repr(record))}</pre><details open><summary>pyACL calls"
                                      f"</summary><pre>{html.escape(record.code())}</pre></details>")
         self.ledger.refresh(after_release=bool(self.done) and self.done[-1] in ("release", "finalize"))
+
+    def _show_failure(self, text: str) -> None:
+        """Something outside a step broke (drawing, the ledger): said under the status line."""
+        self.status.value = f"<b>{html.escape(self.message)}</b><br><b style='color:#a00'>{html.escape(text)}</b>"
 
     def __repr__(self) -> str:
         steps = " -> ".join(k for k in self.done) or "(none yet)"

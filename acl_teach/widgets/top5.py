@@ -12,6 +12,7 @@ from typing import Any, List, Optional, Sequence
 import ipywidgets as w
 
 from ..results import TopK
+from ._snapshot import guarded
 from .text import FullText
 
 
@@ -41,12 +42,19 @@ def figure(labels: Sequence[str], probs: Sequence[float]):
 
 
 class Top5View(FullText, w.HBox):
-    """The top-k bars; with ``image`` (a path), the photo beside them."""
+    """The top-k bars; with ``image`` (a path), the photo beside them.
+
+    Snapshot semantics: the bars are copied out of the result when the view is built (plain Python
+    numbers on the host), so releasing the output buffers, the model or the whole process later never
+    changes or breaks them, and ``refresh`` redraws the snapshot without reading any memory.
+    """
 
     def __init__(self, result: TopK, labels: Optional[List[str]] = None, image: Optional[str] = None) -> None:
         self.result = result
+        self.failure: Optional[str] = None
         names = [labels[p.index] if labels and p.index < len(labels) else p.label for p in result.top]
         self.bars = [(f"{p.index} {name.split(',')[0]}", round(p.prob, 4)) for p, name in zip(result.top, names)]
+        self.chart = w.HTML()
         children: List[Any] = []
         if image:
             from .. import load_image
@@ -55,8 +63,20 @@ class Top5View(FullText, w.HBox):
             buf = io.BytesIO()
             img.save(buf, "PNG")
             children.append(w.Image(value=buf.getvalue(), format="png"))
-        children.append(w.HTML(bars_html(self.bars)))
+        children.append(self.chart)
         super().__init__(children)
+        self.refresh()
+
+    @guarded
+    def refresh(self) -> "Top5View":
+        """Redraw the bars from the snapshot (a result is host data: there is nothing to re-read)."""
+        self.failure = None
+        self.chart.value = bars_html(self.bars)
+        return self
+
+    def _show_failure(self, text: str) -> None:
+        """A failed redraw is said where the bars are."""
+        self.chart.value = f"<b style='color:#a00'>{html.escape(text)}</b>"
 
     def figure(self):
         """The bars as a matplotlib Figure (e.g. to save as PNG)."""
