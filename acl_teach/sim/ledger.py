@@ -27,16 +27,23 @@ def _notebook_cell(filename: str) -> Optional[int]:
     return count - 1 if count else None
 
 
+def _library(path: str) -> bool:
+    """Installed packages (ipywidgets, ipykernel …) are not where a learner's call came from."""
+    return f"{os.sep}site-packages{os.sep}" in path or f"{os.sep}dist-packages{os.sep}" in path
+
+
 def origin() -> str:
-    """Where user code called into the simulator: 'file.py:12' or 'cell In[5], line 3'."""
+    """Where user code called into the simulator: 'file.py:12', 'cell In[5], line 3' or 'a widget click'."""
     frame = sys._getframe(1)
+    via_widget = False
     while frame is not None:
         path = os.path.abspath(frame.f_code.co_filename)
-        if not path.startswith(_SKIP_PREFIXES) and not path.startswith("<frozen"):
+        via_widget = via_widget or f"{os.sep}ipywidgets{os.sep}" in path
+        if not path.startswith(_SKIP_PREFIXES) and not path.startswith("<frozen") and not _library(path):
             break
         frame = frame.f_back
     if frame is None:
-        return "<unknown>"
+        return "a widget click" if via_widget else "<unknown>"
     name = frame.f_code.co_filename
     if "ipykernel_" in name or name.startswith("<ipython-input"):
         cell = _notebook_cell(name)
