@@ -126,6 +126,7 @@ def test_pipeline_stepper_order_and_refusals(step_api, default_om):
     for i in range(4, 10):
         assert stepper.click(i), stepper.message
     assert stepper.records["topk"].top[0].index == 967
+    assert "acl-teach-top5" in stepper.record_box.value and "967 espresso" in stepper.record_box.value  # named bars
     assert "acl.mdl.execute" in stepper.records["execute"].code()
     for i in range(10, 14):
         assert stepper.click(i), stepper.message

@@ -9,7 +9,9 @@ import ipywidgets as w
 import acl_teach as at
 from .. import models
 from ._snapshot import guarded, live_entries, safe_callback, where_released
+from ..results import TopK
 from .ledger import LedgerView
+from .top5 import bars_html, top5_bars
 from .text import FullText
 
 # (key, button label, what it needs — said when a click comes too early)
@@ -165,7 +167,8 @@ class PipelineStepper(FullText, w.VBox):
             b.button_style = "success" if STEPS[i][0] in self.done else ("primary" if i == len(self.done) else "")
         self.status.value = f"<b>{html.escape(self.message)}</b>"
         if record is not None:
-            self.record_box.value = (f"<pre>{html.escape(repr(record))}</pre><details open><summary>pyACL calls"
+            head = bars_html(top5_bars(record)) if isinstance(record, TopK) else f"<pre>{html.escape(repr(record))}</pre>"
+            self.record_box.value = (f"{head}<details open><summary>pyACL calls"
                                      f"</summary><pre>{html.escape(record.code())}</pre></details>")
         self.ledger.refresh(after_release=bool(self.done) and self.done[-1] in ("release", "finalize"))
 

@@ -28,6 +28,12 @@ def bars_html(bars: Sequence[tuple]) -> str:
     return "<div class='acl-teach-top5'>" + "".join(rows) + "</div>"
 
 
+def top5_bars(result: TopK, labels: Optional[List[str]] = None) -> List[tuple]:
+    """("index name", probability) per class, copied out of the result: the bars every view draws."""
+    names = [labels[p.index] if labels and p.index < len(labels) else p.label for p in result.top]
+    return [(f"{p.index} {name.split(',')[0]}", round(p.prob, 4)) for p, name in zip(result.top, names)]
+
+
 def figure(labels: Sequence[str], probs: Sequence[float]):
     """The bar chart as a matplotlib Figure, best class on top."""
     from matplotlib.figure import Figure
@@ -52,8 +58,7 @@ class Top5View(FullText, w.HBox):
     def __init__(self, result: TopK, labels: Optional[List[str]] = None, image: Optional[str] = None) -> None:
         self.result = result
         self.failure: Optional[str] = None
-        names = [labels[p.index] if labels and p.index < len(labels) else p.label for p in result.top]
-        self.bars = [(f"{p.index} {name.split(',')[0]}", round(p.prob, 4)) for p, name in zip(result.top, names)]
+        self.bars = top5_bars(result, labels)
         self.chart = w.HTML()
         children: List[Any] = []
         if image:
