@@ -161,6 +161,10 @@ print(at.explain(ret).text())
 for code in (100002, 107000, 145002, 207001, 507011):
     print(code, "class", code // 100000, at.explain(code).name)
 
+# %%
+from acl_teach.widgets import ErrorExplainer
+ErrorExplainer(ret)      # type any code you meet, or pick a common one: name, meaning, cause and fix (EN / 中文)
+
 # %% [markdown] tags=["lang:en"]
 # ## Explicit and implicit Context and Stream
 # The guide recommends **explicit** creation — the cells above — for anything beyond a toy: the Context you
