@@ -164,7 +164,7 @@ def test_model_without_aipp_reports_none(ready, tmp_path):
     om = build(identity_onnx(tmp_path / "plain.onnx", 8, 8), tmp_path / "plain")
     model_id, _ = acl.mdl.load_from_file(str(om))
     assert acl.mdl.get_aipp_type(model_id, 0) == (0, 0xFFFFFFFF, 0)
-    assert acl.mdl.get_first_aipp_info(model_id, 0) == (None, 100038)  # UNCONFIRMED code
+    assert acl.mdl.get_first_aipp_info(model_id, 0) == (None, 145015)  # GE's AIPP_NOT_EXIST, returned as is
 
 
 @pytest.mark.parametrize("cfg, why", [
@@ -176,7 +176,7 @@ def test_model_without_aipp_reports_none(ready, tmp_path):
     ("aipp_op { aipp_mode : static input_format : YUV420SP_U8 mean_chn_0 : 1 mean_chn_0 : 2 }", "more than once"),
     ("aipp_op { aipp_mode : static input_format : YUV420SP_U8 crop : true load_start_pos_w : 1 "
      "src_image_size_w : 16 src_image_size_h : 16 }", "even"),
-    ("aipp_op { aipp_mode : dynamic max_src_image_size : 1000 }", "dynamic"),
+    ("aipp_op { aipp_mode : dynamic }", "max_src_image_size"),
 ])
 def test_atc_refuses_bad_cfgs(tmp_path, cfg, why):
     from acl_teach.toolchain import atc
@@ -262,13 +262,13 @@ def test_dynamic_aipp_parameter_set_follows_the_yolov3_sample(ready, tmp_path):
     mdl = acl.mdl
     a = mdl.create_aipp(1)
     assert a
-    assert mdl.set_aipp_input_format(a, 1) == 0 and mdl.set_aipp_input_format(a, 5) == 100000
+    assert mdl.set_aipp_input_format(a, 15) == 100000 and mdl.set_aipp_input_format(a, 1) == 0
     assert mdl.set_aipp_csc_params(a, 1, 298, 516, 0, 298, -100, -208, 298, 0, 409, 0, 0, 0, 16, 128, 128) == 0
     assert mdl.set_aipp_rbuv_swap_switch(a, 0) == 0 and mdl.set_aipp_ax_swap_switch(a, 0) == 0
     assert mdl.set_aipp_src_image_size(a, 416, 416) == 0
-    assert mdl.set_aipp_src_image_size(a, 415, 416) == 100000  # odd width for YUV420SP_U8
+    assert mdl.set_aipp_src_image_size(a, 1, 416) == 100000  # w in [2, 4096] (evenness: set_input_aipp)
     assert mdl.set_aipp_crop_params(a, 0, 0, 0, 416, 416, 0) == 0
-    assert mdl.set_aipp_crop_params(a, 1, 1, 0, 100, 100, 0) == 100000  # odd start
+    assert mdl.set_aipp_crop_params(a, 1, 4096, 0, 100, 100, 0) == 100000  # start in [0, 4095]
     assert mdl.set_aipp_padding_params(a, 1, 0, 0, 0, 33, 0) == 100000
     assert mdl.set_aipp_dtc_pixel_mean(a, 0, 0, 0, 0, 0) == 0
     assert mdl.set_aipp_dtc_pixel_min(a, 0.0, 0.0, 0.0, 0.0, 0) == 0
@@ -281,3 +281,89 @@ def test_dynamic_aipp_parameter_set_follows_the_yolov3_sample(ready, tmp_path):
     model_id, _ = mdl.load_from_file(str(om))
     assert mdl.set_input_aipp(model_id, mdl.create_dataset(), 0, a) == 100000  # no dynamic-AIPP input
     assert mdl.destroy_aipp(a) == 0
+
+
+def test_static_aipp_with_dynamic_batch(ready, tmp_path):
+    """googlenet_imagenet_dynamic_batch's shape: YUV420SP AIPP on an input of -1 batch, gears 1 and 2."""
+    acl = ready
+    (tmp_path / "b.cfg").write_text(PY_SAMPLE_CFG.replace("{w}", "8").replace("{h}", "8"))
+    om = build(identity_onnx(tmp_path / "b.onnx", 8, 8), tmp_path / "b", f"--insert_op_conf={tmp_path / 'b.cfg'}",
+               "--input_shape=data:-1,3,8,8", "--dynamic_batch_size=1,2")
+    model_id, _ = acl.mdl.load_from_file(str(om))
+    desc = acl.mdl.create_desc()
+    acl.mdl.get_desc(desc, model_id)
+    n_in = acl.mdl.get_input_size_by_index(desc, 0)
+    assert n_in == 2 * 96 and acl.mdl.get_input_dims_v2(desc, 0)[0]["dims"] == [-1, 12, 8, 1]
+    bufs = np.random.default_rng(4).integers(0, 256, (2, 96), dtype=np.uint8)
+    ins, outs = acl.mdl.create_dataset(), acl.mdl.create_dataset()
+    dev, _ = acl.rt.malloc(n_in, 0)
+    data = bufs.tobytes()  # keep the bytes object alive while its pointer is used
+    assert acl.rt.memcpy(dev, n_in, acl.util.bytes_to_ptr(data), n_in, 1) == 0
+    shape_dev, _ = acl.rt.malloc(8, 0)
+    n_out = acl.mdl.get_output_size_by_index(desc, 0)
+    out_dev, _ = acl.rt.malloc(n_out, 0)
+    acl.mdl.add_dataset_buffer(ins, acl.create_data_buffer(dev, n_in))
+    acl.mdl.add_dataset_buffer(ins, acl.create_data_buffer(shape_dev, 8))
+    acl.mdl.add_dataset_buffer(outs, acl.create_data_buffer(out_dev, n_out))
+    assert acl.mdl.set_dynamic_batch_size(model_id, ins, 1, 2) == 0
+    assert acl.mdl.execute(model_id, ins, outs) == 0
+    host, _ = acl.rt.malloc_host(n_out)
+    acl.rt.memcpy(host, n_out, out_dev, n_out, 2)
+    out = np.frombuffer(acl.util.ptr_to_bytes(host, n_out), np.float32).reshape(2, 3, 8, 8)
+    m = np.array([298, 516, 0, 298, -100, -208, 298, 0, 409]).reshape(3, 3)
+    for b in range(2):
+        y, u, v = nv12_to_channels(bufs[b], 8, 8)
+        bgr = np.clip(np.floor(np.einsum("ij,jhw->ihw", m, np.stack([y - 16, u - 128, v - 128])) / 256), 0, 255)
+        assert np.array_equal(out[b], (bgr - np.array([123, 117, 104]).reshape(3, 1, 1)).astype(np.float32))
+
+
+def test_static_rgb_aipp_on_an_nhwc_input_with_dynamic_image_size(ready, tmp_path):
+    """resnet50_imagenet_dynamic_hw's shape: RGB888_U8 AIPP, src size from each gear, NHWC model input."""
+    acl = ready
+    cfg = "aipp_op {\n aipp_mode: static\n input_format: RGB888_U8\n min_chn_0: 1.5\n var_reci_chn_2: 0.25\n}\n"
+    (tmp_path / "hw.cfg").write_text(cfg)
+    om = build(identity_onnx(tmp_path / "hw.onnx", 8, 8), tmp_path / "hw", f"--insert_op_conf={tmp_path / 'hw.cfg'}",
+               "--input_format=NHWC", "--input_shape=data:1,-1,-1,3", "--dynamic_image_size=4,6;8,8")
+    model_id, _ = acl.mdl.load_from_file(str(om))
+    desc = acl.mdl.create_desc()
+    acl.mdl.get_desc(desc, model_id)
+    n_in = acl.mdl.get_input_size_by_index(desc, 0)
+    assert n_in == 8 * 8 * 3 and acl.mdl.get_dynamic_hw(desc, -1)[0]["hw"] == [[4, 6], [8, 8]]
+    img = np.random.default_rng(6).integers(0, 256, (4, 6, 3), dtype=np.uint8)
+    dev, _ = acl.rt.malloc(n_in, 0)
+    data = img.tobytes()
+    assert acl.rt.memcpy(dev, n_in, acl.util.bytes_to_ptr(data), img.size, 1) == 0
+    shape_dev, _ = acl.rt.malloc(16, 0)
+    n_out = acl.mdl.get_output_size_by_index(desc, 0)
+    out_dev, _ = acl.rt.malloc(n_out, 0)
+    ins, outs = acl.mdl.create_dataset(), acl.mdl.create_dataset()
+    acl.mdl.add_dataset_buffer(ins, acl.create_data_buffer(dev, n_in))
+    acl.mdl.add_dataset_buffer(ins, acl.create_data_buffer(shape_dev, 16))
+    acl.mdl.add_dataset_buffer(outs, acl.create_data_buffer(out_dev, n_out))
+    assert acl.mdl.set_dynamic_hw_size(model_id, ins, 1, 4, 6) == 0
+    assert acl.mdl.execute(model_id, ins, outs) == 0
+    host, _ = acl.rt.malloc_host(n_out)
+    acl.rt.memcpy(host, n_out, out_dev, n_out, 2)
+    out = np.frombuffer(acl.util.ptr_to_bytes(host, n_out), np.float32)[:4 * 6 * 3].reshape(4, 6, 3)
+    expect = img.astype(np.float32)
+    expect[..., 0] -= np.float32(1.5)
+    expect[..., 2] *= np.float32(0.25)
+    assert np.array_equal(out, expect)
+    assert acl.mdl.get_cur_output_dims(desc, 0)[0]["dims"] == [1, 4, 6, 3]
+
+
+def test_static_onnx_aipp_equals_the_numpy_reference(ready, tmp_path):
+    """The graph ops the ATC emulator compiles and spec.aipp.run (dynamic AIPP's path) agree byte for byte."""
+    from acl_teach.spec import aipp as A
+    from acl_teach.toolchain import aipp as T
+    acl = ready
+    cfg = ("aipp_op {\n aipp_mode: static\n input_format: YUV420SP_U8\n src_image_size_w: 12\n src_image_size_h: 10\n"
+           " crop: true\n load_start_pos_w: 2\n load_start_pos_h: 2\n crop_size_w: 6\n crop_size_h: 6\n"
+           " padding: true\n left_padding_size: 1\n right_padding_size: 1\n top_padding_size: 2\n"
+           " padding_value: 3\n csc_switch: true\n rbuv_swap_switch: true\n mean_chn_1: 9\n min_chn_0: 0.5\n"
+           " var_reci_chn_2: 0.125\n}\n")
+    om = convert(tmp_path, cfg)
+    buf = np.random.default_rng(8).integers(0, 256, 12 * 10 * 3 // 2, dtype=np.uint8)
+    out, _, _ = run(acl, om, buf.tobytes())
+    ref = A.run(buf, T.normalise(T.parse(cfg)[0], 8, 8))
+    assert np.array_equal(out.reshape(3, 8, 8), ref)

@@ -25,7 +25,9 @@ from typing import Any, Dict, List, Optional, Tuple
 
 import numpy as np
 
+from ..spec import aipp as A
 from ..spec import dtypes
+from ..spec.constants import ACL_DATA_WITH_DYNAMIC_AIPP, ACL_DYNAMIC_AIPP_NODE
 from .constants import ACL_DYNAMIC_TENSOR_NAME as DYNAMIC_INPUT
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer
@@ -157,7 +159,11 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
     gear = _gear(loaded, inputs)
     feeds: Dict[str, Any] = {}
     for i, (entry, buf) in enumerate(zip(loaded.model.inputs, inputs)):
-        if entry["name"] == DYNAMIC_INPUT:
+        kind = (entry.get("aipp") or {}).get("type")
+        if entry["name"] == DYNAMIC_INPUT or kind == ACL_DYNAMIC_AIPP_NODE:
+            continue  # read by _gear / _dynamic_aipp
+        if kind == ACL_DATA_WITH_DYNAMIC_AIPP:
+            feeds.update(_dynamic_aipp(loaded, inputs, i))
             continue
         dims = entry["gear_dims"][gear or "static"]
         dtype = dtypes.numpy_dtype(entry["data_type"])
@@ -176,6 +182,51 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
         region, offset, inside = _span(buf, data.nbytes, what, write=True)
         np.copyto(region.view(offset, inside), data.reshape(-1).view(np.uint8)[:inside])
     loaded.current_gear = gear
+
+
+def _aipp_block(loaded: LoadedModel, inputs: List[DataBuffer], n: int) -> Tuple[np.ndarray, np.ndarray]:
+    """(head, batch entries) read from the ascend_dynamic_aipp_data buffer, as acl.mdl.set_input_aipp wrote them."""
+    names = [e["name"] for e in loaded.model.inputs]
+    node = names.index(A.DYNAMIC_DATA_NAME)
+    size = A.dynamic_data_size(n)
+    region, offset = _memory(inputs[node], size, f"the {A.DYNAMIC_DATA_NAME} buffer (input #{node})")
+    raw = region.view(offset, size).copy()
+    head = raw[:A.DYNAMIC_HEAD.itemsize].view(A.DYNAMIC_HEAD)[0]
+    if int(head["inputFormat"]) not in A.CCE_TO_ACL or int(head["batchNum"]) != n:
+        raise ExecError(507011, f"the {A.DYNAMIC_DATA_NAME} buffer (input #{node}) holds no AIPP parameters for "
+                        f"batch {n}: call acl.mdl.set_input_aipp(model_id, dataset, {node}, aipp_set) before "
+                        f"execute (simulated code; on a board the AIPP reads whatever the buffer holds).")
+    return head, raw[A.DYNAMIC_HEAD.itemsize:].view(A.DYNAMIC_BATCH)
+
+
+def _dynamic_aipp(loaded: LoadedModel, inputs: List[DataBuffer], index: int) -> Dict[str, Any]:
+    """Feeds for a data input with dynamic AIPP: its images run through the parameters in the block (spec.aipp.run).
+
+    The buffer is read as N tightly packed source images of the block's format and size; GE skips the
+    buffer-size check for dynamic-AIPP inputs (davinci_model.cc), so bytes past the allocation arrive as
+    GARBAGE, with a warning.
+    """
+    entry = loaded.model.inputs[index]
+    aipp = entry["aipp"]
+    n, c = aipp["src_dims"][0], aipp["channels"]
+    head, batches = _aipp_block(loaded, inputs, n)
+    cfgs = [A.cfg_from_block(head, b) for b in batches]
+    per = A.src_image_size(int(head["inputFormat"]), 1, cfgs[0]["src_image_size_w"], cfgs[0]["src_image_size_h"])
+    what = f"input #{index} ({entry['name']})"
+    if inputs[index].size < n * per:
+        warn(100017, "acl.mdl.execute", f"{what}: dynamic AIPP reads {n} x {per} bytes but the data buffer says "
+             f"{inputs[index].size}; bytes past the allocation arrive as {GARBAGE:#04x}.")
+    data = _read_input(inputs[index], n * per, what)
+    images = np.stack([A.run(data[b * per:(b + 1) * per], cfg) for b, cfg in enumerate(cfgs)])
+    h, w = aipp["model_hw"]
+    if images.shape[1:] != (c, h, w):
+        raise ExecError(507011, f"{what}: dynamic AIPP produced {list(images.shape[1:])}, the model reads {[c, h, w]}.")
+    if aipp["nhwc"]:
+        images = images.transpose(0, 2, 3, 1)
+    block = np.concatenate([np.frombuffer(head.tobytes(), np.uint8), np.frombuffer(batches.tobytes(), np.uint8)])
+    return {aipp["feed"]: images.astype(dtypes.numpy_dtype(aipp["feed_type"])),
+            entry["onnx_name"]: np.zeros(entry["size"], np.uint8),  # the graph does not read it
+            A.DYNAMIC_DATA_NAME: block}
 
 
 def _run_graph(loaded: LoadedModel, feeds: Dict[str, Any]) -> List[Any]:

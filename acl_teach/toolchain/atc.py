@@ -206,6 +206,10 @@ def _check_dynamic_positions(entries: List[Dict[str, Any]], kind: Optional[str],
 
 def _gear_dims(entry: Dict[str, Any], kind: Optional[str], gear: List[int], fmt_name: str) -> List[int]:
     dims = list(entry["dims"])
+    if kind == "hw" and -1 in dims and entry.get("aipp"):  # the AIPP image buffer: [n, h*3/2, w, 1] or [n, h, w, c]
+        h, w = gear
+        return [dims[0], h * 3 // 2 if dims[3] == 1 and entry["aipp"]["cfg"]["input_format_id"] == 1 else h, w,
+                dims[3]]
     if kind and -1 in dims:
         for pos, value in zip(_dynamic_positions(entry, kind, fmt_name), gear):
             dims[pos] = value
@@ -318,12 +322,14 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
 
 
 def _insert_aipp(path: str, inputs: List[Dict[str, Any]], kind: Optional[str], onnx_bytes: bytes) -> bytes:
-    """--insert_op_conf: static AIPP compiled into the graph (toolchain/aipp.py)."""
+    """--insert_op_conf: static AIPP compiled into the graph, dynamic AIPP's extra input (toolchain/aipp.py).
+
+    Static AIPP works with --dynamic_batch_size and (without crop or padding) --dynamic_image_size: the
+    ops read their sizes from the input at run time.
+    """
     from . import aipp
     if not os.path.isfile(path):
         raise AtcError(f"E10001: Value [{path}] for parameter [--insert_op_conf] is invalid: file not found.")
-    if kind:
-        raise AtcError("AIPP together with dynamic batch/image size is not emulated by acl-teach's ATC.")
     with open(path, encoding="utf-8", errors="replace") as fh:
         text = fh.read()
     try:

@@ -114,6 +114,33 @@ GOOGLENET_CFG = """aipp_op {
     var_reci_chn_2 : 0.0078125
 }
 """  # ours: the real insert_op.cfg is downloaded and unpublished (reference §7.5)
+GOOGLENET_DYN_CFG = """aipp_op {
+    aipp_mode : static
+    related_input_rank : 0
+    input_format : YUV420SP_U8
+    src_image_size_w : 224
+    src_image_size_h : 224
+    csc_switch : true
+    rbuv_swap_switch : false
+    min_chn_0 : 104
+    min_chn_1 : 117
+    min_chn_2 : 123
+}
+"""  # ours: the real insert_op.cfg is downloaded and unpublished; GE's default YUV->BGR matrix, Caffe BGR means
+RESNET_HW_CFG = """aipp_op {
+    aipp_mode : static
+    related_input_rank : 0
+    input_format : RGB888_U8
+    min_chn_0 : 127
+    min_chn_1 : 127
+    min_chn_2 : 127
+    var_reci_chn_0 : 0.0078125
+    var_reci_chn_1 : 0.0078125
+    var_reci_chn_2 : 0.0078125
+}
+"""  # ours: aipp_resnet50.aippconfig is downloaded and unpublished; RGB888_U8, source = each gear's H x W
+DYN_BATCH = f"{L2}/1_classification/googlenet_imagenet_dynamic_batch"
+DYN_HW = f"{L2}/1_classification/resnet50_imagenet_dynamic_hw"
 
 
 def _top1(expected, image_re: str):
@@ -350,4 +377,42 @@ SAMPLES: Tuple[Sample, ...] = (
            files=(File("data/wood_rabbit_1024_1068_nv12.yuv", data.nv12("coffee.png", (1024, 1068))),),
            expect=(r"write out to file .* success",),
            notes="README type 6: dvpp_vpc_batch_crop_and_paste_async, paste ROI (112, 223, 112, 223)."),
+    Sample("googlenet_imagenet_dynamic_batch", DYN_BATCH, "python3.6 classify.py ../data/", cwd="src", acllite=True,
+           models=(Model("model/googlenet_dynamic_batch.om", models.imagenet_caffe_bgr,
+                         "atc --input_shape=\"data:-1,3,224,224\" --weight=\"./googlenet.caffemodel\" "
+                         "--input_format=NCHW --output=\"./googlenet_dynamic_batch\" --soc_version=Ascend310 "
+                         "--insert_op_conf=./insert_op.cfg --framework=0 --model=\"./googlenet.prototxt\" "
+                         "--dynamic_batch_size=\"1,2,4,8\""),),
+           files=(File("model/insert_op.cfg", data.text_file(GOOGLENET_DYN_CFG)),
+                  File("data/test1.jpg", data.photo("chelsea.png")), File("data/test2.jpg", data.photo("coffee.png"))),
+           check=_top1({"test1.jpg": checks.CATS, "test2.jpg": checks.ESPRESSO}, r"images:(\S+)"),
+           notes="acllite AclLiteImageProc (JPEGD -> VPC resize 224x224) per image, the two NV12 pictures copied "
+                 "D2D into one 8 x 75264-byte buffer, then AclLiteModel._execute_with_dynamic_batch_size(batch 2) "
+                 "on a model with static AIPP and --dynamic_batch_size 1,2,4,8. The README downloads insert_op.cfg "
+                 "(content unpublished): ours is YUV420SP_U8 224x224, GE's default YUV->BGR matrix, Caffe BGR means "
+                 "104/117/123, matching the substitute (EfficientNet-Lite0 behind the Caffe adapter, input 'data')."),
+    Sample("resnet50_imagenet_dynamic_hw", DYN_HW, "python3 acl_net.py", cwd="src",
+           models=(Model("model/tf_resnet50.om", lambda: models.imagenet_nhwc("Placeholder"),
+                         "atc --model=./resnet50_tensorflow_1.7.pb --framework=3 --output=./tf_resnet50 "
+                         "--soc_version=Ascend310 --input_shape=\"Placeholder:1,-1,-1,3\" "
+                         "--dynamic_image_size=\"112,112;224,224;448,448\" "
+                         "--insert_op_conf=./aipp_resnet50.aippconfig"),),
+           files=(File("model/aipp_resnet50.aippconfig", data.text_file(RESNET_HW_CFG)),) + DOGS,
+           expect=(r"\*+run finish\*+", "Resources released successfully"),
+           check=checks.imagenet_top1(DOGS_TOP1),
+           notes="TensorFlow NHWC input Placeholder [1,-1,-1,3] with --dynamic_image_size 112/224/448 and static "
+                 "AIPP (RGB888_U8, source = the gear's H x W); the sample sends a 224x224 RGB picture, allocates "
+                 "the largest gear (602112 bytes) and copies that many bytes from its 150528-byte bytes object, "
+                 "then set_dynamic_hw_size(224, 224). The README downloads aipp_resnet50.aippconfig (unpublished): "
+                 "ours normalises as the substitute (EfficientNet-Lite0 behind a Transpose) wants."),
+    Sample("memcpy_host_DVPP_python", f"{MEMORY}/memcpy_host_DVPP_python",
+           "python3 memcpy_host_dvpp.py --release_cycle 10 --number_of_cycles 10 --device_id 0 "
+           "--memory_size 10485760 --memory_reuse", cwd="src",
+           expect=(r"At memcpy device data is \[7 7 7", "At number_of_cycles = 10, release_cycle = 10, HBM free memory",
+                   "run success!"),
+           reject=CRASHES + ("failed ret",), timeout=180,
+           notes="README arguments, run in src/ (where the script is; the st test does the same). dvpp_malloc'd "
+                 "device buffer; it views the data by a DEVICE_TO_HOST copy whose source is its malloc_host "
+                 "buffer (the kind is reserved on hardware: the runtime infers the direction). Sleeps 1 s per "
+                 "cycle (~110 s) and retries a failed call forever."),
 )

@@ -3,7 +3,9 @@
 Model commands get the substitute ONNX file and --framework=5; flags that only mean something to
 the original framework's parser (--weight, --out_nodes naming Caffe/TF nodes) or to the real
 compiler's tuning (--op_select_implmode, --save_original_model, --log) are dropped and reported.
-Single-operator commands (--singleop) are passed through unchanged.
+Single-operator commands (--singleop) are passed through unchanged. A TensorFlow command (--framework=3)
+without --input_format gets --input_format=NHWC, ATC's default for TensorFlow models, which the ONNX
+framework flag would otherwise lose.
 """
 from __future__ import annotations
 
@@ -34,6 +36,8 @@ def translate(command: str, onnx_path: Optional[str]) -> Tuple[List[str], List[s
             argv.append(word)
     if onnx_path and "framework" not in seen:
         argv.append("--framework=5")
+    if onnx_path and "--framework=3" in words and "input_format" not in seen:
+        argv.append("--input_format=NHWC")  # ATC's default for TensorFlow
     return argv, dropped
 
 

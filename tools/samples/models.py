@@ -167,3 +167,22 @@ def imagenet_rgb(input_name: str) -> onnx.ModelProto:
     net.graph.input[0].name = input_name
     onnx.checker.check_model(net)
     return net
+
+
+def imagenet_nhwc(input_name: str) -> onnx.ModelProto:
+    """A TensorFlow-style ImageNet classifier: NHWC input ``input_name`` already normalised as EfficientNet-Lite0
+    wants ((x - 127) / 128, which our aipp_resnet50.aippconfig produces) -> probabilities [1, 1000].
+
+    EfficientNet-Lite0 behind a Transpose to NCHW; its convolutions take any H x W, so one graph serves
+    the dynamic image sizes."""
+    from acl_teach.toolchain import assets
+    net = onnx.load(assets.default_onnx())
+    old = net.graph.input[0].name
+    inner = old + "__nchw"
+    for node in net.graph.node:
+        node.input[:] = [inner if i == old else i for i in node.input]
+    net.graph.node.insert(0, helper.make_node("Transpose", [input_name], [inner], perm=[0, 3, 1, 2]))
+    del net.graph.input[:]
+    net.graph.input.append(helper.make_tensor_value_info(input_name, FLOAT, [1, "h", "w", 3]))
+    onnx.checker.check_model(net)
+    return net
