@@ -38,16 +38,10 @@ import acl_teach as at     # the step API: one function per documented step
 import io
 import numpy as np
 from PIL import Image
-from IPython.display import display, Image as PNG
+from IPython.display import display
 from acl_teach.lab import check_ret
+from acl_teach.widgets import YuvView
 media = acl.media          # pyACL's media data processing module (acl.media.dvpp_*)
-
-
-def show(img):
-    """Display a PIL image as one PNG."""
-    out = io.BytesIO()
-    img.save(out, "PNG")
-    display(PNG(data=out.getvalue()))
 
 # %% [markdown] tags=["lang:en"]
 # ## A JPEG to decode
@@ -183,8 +177,9 @@ check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
 # To look at the decoded buffer, copy it back to the host: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
 # `acl.rt.memcpy` with kind 2 (device to host), [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) and
 # [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs). Reshaped to `height_stride` rows of `width_stride` bytes, the Y plane is a grey
-# picture of the photo; the cell draws the **padding columns** (right of `width`) in red and the **padding rows**
-# (below `height`) in blue. Those bytes belong to the buffer but not to the picture: whoever reads the buffer —
+# picture of the photo. `YuvView` draws it from the buffer: the Y plane, the interleaved UV plane (half as many
+# rows, U and V bytes alternating) and an RGB preview, with the **padding** — columns right of `width`, rows below
+# `height` — tinted, and the byte arithmetic `width_stride × height_stride × 3/2` beside them. Those bytes belong to the buffer but not to the picture: whoever reads the buffer —
 # VPC, AIPP, your own code — must use the strides to skip them. Reading the buffer as if it were `width × height`
 # would shear every row by 40 bytes.
 #
@@ -195,7 +190,8 @@ check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
 # ## 看见对齐
 # 要查看解码后的缓冲，先把它复制回 Host：[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、kind 为 2（Device 到 Host）的 `acl.rt.memcpy`、
 # [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。把 Y 平面重排成 `高 stride` 行、每行 `宽 stride` 字节，
-# 就是这张照片的灰度图；单元格把**补齐列**（`width` 右边）画成红色，把**补齐行**（`height` 下面）画成蓝色。这些字节属于缓冲，但不属于图片：
+# 就是这张照片的灰度图。`YuvView` 直接从缓冲画出：Y 平面、交错存放的 UV 平面（行数减半，U、V 字节交替）和 RGB 预览，
+# 并把**补齐区域**——`width` 右边的列、`height` 下面的行——着色标出，旁边列出字节算式 `宽 stride × 高 stride × 3/2`。这些字节属于缓冲，但不属于图片：
 # 读取缓冲的一方——VPC、AIPP 或你自己的代码——都必须按 stride 跳过它们。如果把缓冲当成 `width × height` 来读，每一行都会错开 40 个字节。
 #
 # *模拟器：* JPEGD 不改动补齐区域原有的字节，而模拟器新申请的缓冲填充为 0xCD（205）；硬件在那里写什么没有文档说明，所以不要依赖补齐区域的值。
@@ -211,22 +207,12 @@ def read_back(dev_ptr, size):
     return data
 
 
-def show_strided(nv12, w, h, w_stride, h_stride, scale=1):
-    """The Y plane as stored (w_stride x h_stride), padding columns red, padding rows blue."""
-    y = nv12[:w_stride * h_stride].reshape(h_stride, w_stride)
-    rgb = np.repeat(y[:, :, None], 3, axis=2)
-    rgb[:h, w:] = (rgb[:h, w:] // 3 + [170, 0, 0]).astype(np.uint8)     # padding columns
-    rgb[h:, :] = (rgb[h:, :] // 3 + [0, 0, 170]).astype(np.uint8)       # padding rows
-    img = Image.fromarray(rgb)
-    return img.resize((w_stride * scale, h_stride * scale), Image.NEAREST) if scale > 1 else img
-
-
 nv12 = read_back(decoded_dev, decoded_size)
 y = nv12[:ws * hs].reshape(hs, ws)
 print("Y plane as stored:", y.shape, "| row 0, the last 2 picture bytes, then padding:", y[0, width - 2:width + 3])
 print("UV plane:", nv12[ws * hs:].reshape(hs // 2, ws)[:1, :8], "(U, V, U, V, ...)")
 print("wrong offset for UV:", width * height, "falls inside Y row", width * height // ws)
-show(show_strided(nv12, width, height, ws, hs))
+YuvView(decoded, name="decoded")       # the widget reads the desc with dvpp_get_pic_desc_* and the bytes
 
 # %% [markdown] tags=["lang:en"]
 # ## VPC resize to 224 × 224
@@ -258,8 +244,7 @@ check_ret("acl.media.dvpp_vpc_resize_async",
           media.dvpp_vpc_resize_async(channel, decoded, resized, resize_config, res.stream))
 check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
 print("resized:", resized_size, "bytes = 224 x 224 x 3 / 2")
-small = read_back(resized_dev, resized_size)
-show(Image.fromarray(small[:224 * 224].reshape(224, 224)))
+YuvView(resized, name="resized")       # strides = sizes: nothing to tint
 
 # %% [markdown] tags=["lang:en"]
 # ## Crop (抠图) and the even/odd rule
@@ -271,6 +256,8 @@ show(Image.fromarray(small[:224 * 224].reshape(224, 224)))
 # (423, 323). Then it breaks the rule with left = 201. The host does not check ROI coordinates: the `*_async`
 # call returns 0, and the error appears only when the device runs the task — at `synchronize_stream`. The output
 # desc's `dvpp_get_pic_desc_ret_code` carries the code too, and [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs) says what broke.
+# The `ErrorExplainer` under it shows how little the code alone tells you — a generic "task failed, collect the
+# logs": for device-side failures the message (and on a board the plog under `$HOME/ascend/log`) has the cause.
 #
 # *simulator:* the device-side failure is reported as 507018 by `synchronize_stream` and the desc's ret code;
 # no public source confirms this exact code for a bad ROI — expect a non-zero value on a board.
@@ -282,7 +269,8 @@ show(Image.fromarray(small[:224 * 224].reshape(224, 224)))
 # bottom 必须是奇数**——这样区域总是包含偶数个像素，半分辨率的 UV 平面也能整齐地分开；区域还必须在图片之内，且至少为 10 × 6。下面先抠出
 # 角点为 (200, 100) 和 (423, 323) 的 224 × 224 区域，再令 left = 201 违反规则。Host 侧不检查 ROI 坐标：`*_async` 调用返回 0，错误要等 Device
 # 执行任务时才出现——也就是在 `synchronize_stream` 时。输出描述的 `dvpp_get_pic_desc_ret_code` 也带有这个错误码，[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
-# 说明哪里出了问题。
+# 说明哪里出了问题。下面的 `ErrorExplainer` 说明只看错误码能知道的很少——只是笼统的"任务失败，请收集日志"：对 Device 侧的失败，
+# 原因在错误信息里（在开发板上还在 `$HOME/ascend/log` 下的 plog 里）。
 #
 # *模拟器：* Device 侧的失败由 `synchronize_stream` 和描述的 ret code 报告为 507018；没有公开资料确认坏 ROI 时正是这个错误码——在开发板上
 # 请预期一个非 0 的值。
@@ -293,7 +281,7 @@ good_roi = media.dvpp_create_roi_config(200, 423, 100, 323)      # left, right, 
 check_ret("acl.media.dvpp_vpc_crop_async",
           media.dvpp_vpc_crop_async(channel, decoded, cropped, good_roi, res.stream))
 check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
-show(Image.fromarray(read_back(cropped_dev, cropped_size)[:224 * 224].reshape(224, 224)))
+display(YuvView(cropped, name="cropped"))
 
 bad_roi = media.dvpp_create_roi_config(201, 424, 100, 323)       # odd left, even right: breaks the rule
 queued = media.dvpp_vpc_crop_async(channel, decoded, cropped, bad_roi, res.stream)
@@ -301,6 +289,8 @@ synced = acl.rt.synchronize_stream(res.stream)
 print("crop_async returned", queued, "| synchronize_stream returned", synced,
       "| desc ret code", media.dvpp_get_pic_desc_ret_code(cropped))
 print(acl.get_recent_err_msg().split(" Fix:")[0])
+from acl_teach.widgets import ErrorExplainer
+display(ErrorExplainer(synced))
 for roi in (good_roi, bad_roi):
     check_ret("acl.media.dvpp_destroy_roi_config", media.dvpp_destroy_roi_config(roi))
 
@@ -320,7 +310,7 @@ for roi in (good_roi, bad_roi):
 # No host copy happens between the JPEG and the scores. Afterwards [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and
 # [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) release the wrappers — the DVPP memory itself stays, for `dvpp_free`.
 #
-# *simulator:* ATC here is the project's emulator (`at.models.convert`); it prepends the AIPP steps to the ONNX
+# *simulator:* ATC here is the project's emulator (`at.models.aipp_om()`, from the shipped `aipp_cfg()`); it prepends the AIPP steps to the ONNX
 # graph, and the chroma upsampling and rounding it uses are not confirmed for the hardware.
 
 # %% [markdown] tags=["lang:zh"]
@@ -336,29 +326,17 @@ for roi in (good_roi, bad_roi):
 # [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)。从 JPEG 到得分，中间没有一次 Host 复制。之后用 [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和
 # [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 释放这些封装——DVPP 内存本身保留，留给 `dvpp_free`。
 #
-# *模拟器：* 这里的 ATC 是本项目的模拟工具（`at.models.convert`）；它把 AIPP 步骤加在 ONNX 图的前面，所用的色度上采样和取整方式没有在硬件上得到确认。
+# *模拟器：* 这里的 ATC 是本项目的模拟工具（`at.models.aipp_om()`，使用随包提供的 `aipp_cfg()`）；它把 AIPP 步骤加在 ONNX 图的前面，所用的色度上采样和取整方式没有在硬件上得到确认。
 
 # %%
-import os, tempfile
-from acl_teach.toolchain import assets
-cfg = "\n".join(["aipp_op {", "  aipp_mode: static", "  input_format: YUV420SP_U8",
-                 "  src_image_size_w: 224", "  src_image_size_h: 224",
-                 "  csc_switch: true                # JPEG YUV (full range) -> RGB",
-                 "  matrix_r0c0: 256", "  matrix_r0c1: 0", "  matrix_r0c2: 359",
-                 "  matrix_r1c0: 256", "  matrix_r1c1: -88", "  matrix_r1c2: -183",
-                 "  matrix_r2c0: 256", "  matrix_r2c1: 454", "  matrix_r2c2: 0",
-                 "  input_bias_0: 0", "  input_bias_1: 128", "  input_bias_2: 128"]
-                + [f"  min_chn_{i}: 127\n  var_reci_chn_{i}: 0.0078125" for i in range(3)] + ["}"])
-print(cfg)
-cfg_path = os.path.join(tempfile.mkdtemp(), "aipp.cfg")
-with open(cfg_path, "w") as fh:
-    fh.write(cfg + "\n")
-aipp_om = at.models.convert(assets.default_onnx(), [f"--insert_op_conf={cfg_path}"], "effnet_aipp")
+print(open(at.models.aipp_cfg()).read())     # the config ATC compiles into the model (--insert_op_conf)
+aipp_om = at.models.aipp_om()                # atc --model=... --insert_op_conf=<that file> ...
 model = at.load_model(aipp_om)
 d = at.query_desc(model)
 print(d.table())
 
 # %%
+from acl_teach.widgets import Top5View
 print("model input bytes:", acl.mdl.get_input_size_by_index(d.model_desc, 0), "| VPC output bytes:", resized_size)
 inputs = acl.mdl.create_dataset()
 in_buffer = acl.create_data_buffer(resized_dev, resized_size)    # DVPP memory straight into the model
@@ -368,10 +346,101 @@ outputs = at.build_dataset(d, "output")
 check_ret("acl.mdl.execute", acl.mdl.execute(model.model_id, inputs, outputs.dataset))
 scores = at.unpack_outputs(d, outputs, res).arrays[0].reshape(-1)
 labels = at.models.labels()
-for i in np.argsort(scores)[::-1][:5]:
-    print(f"{i:4d}  {scores[i]:.3f}  {labels[i]}")
 check_ret("acl.destroy_data_buffer", acl.destroy_data_buffer(in_buffer))   # the buffer, not the DVPP memory
 check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(inputs))
+Top5View(at.top_k(scores, 5, labels))
+
+# %% [markdown] tags=["lang:en"]
+# ## The same flow as steps, beside notebook 05's host path
+# The step API has the media branch too: `at.media.decode_jpeg`, `at.media.resize`, `at.media.crop` each make the
+# calls above and return a record — `print(record.code())` shows them. `at.media.apply_recipe` does the model's
+# geometry on VPC: notebook 05's recipe resizes the short side to 256 and keeps the centre 224 × 224; on VPC that
+# is one crop of the centre region, scaled to 224 × 224 (its offsets rounded to even numbers, as the rule wants).
+# AIPP then does the colour conversion and the normalisation. The image never visits the host.
+#
+# Beside it, notebook 05's path: Pillow decodes and resizes on the CPU, NumPy normalises, the fp16 tensor is
+# copied to the device. Same photos, same model weights: compare the top-5 and the time.
+#
+# *simulator:* here both paths run on your CPU, so the times compare the simulator's work, not the hardware's.
+# On a board JPEGD, VPC and AIPP are dedicated hardware, and the DVPP path also saves the host-to-device copy
+# of an fp16 tensor four times the size of the NV12 picture (301,056 against 75,264 bytes).
+
+# %% [markdown] tags=["lang:zh"]
+# ## 用步骤函数再走一遍，并与 Notebook 05 的 Host 路径对比
+# 步骤 API 也有媒体分支：`at.media.decode_jpeg`、`at.media.resize`、`at.media.crop` 各自完成上面的调用并返回一条记录——
+# `print(record.code())` 可以看到这些调用。`at.media.apply_recipe` 在 VPC 上完成模型要求的几何处理：Notebook 05 的配方把短边缩放到 256
+# 再取中心 224 × 224；在 VPC 上这就是对中心区域的一次抠图并缩放到 224 × 224（偏移按规则取偶数）。随后由 AIPP 完成色域转换和归一化。
+# 图片从头到尾不经过 Host。
+#
+# 对照的是 Notebook 05 的路径：Pillow 在 CPU 上解码、缩放，NumPy 归一化，再把 fp16 张量复制到 Device。同样的照片、同样的模型权重：
+# 比较 top-5 和耗时。
+#
+# *模拟器：* 这里两条路径都在你的 CPU 上运行，所以耗时比较的是模拟器的工作量，而不是硬件。在开发板上 JPEGD、VPC 和 AIPP 是专用硬件，
+# 而且 DVPP 路径还省掉了一次 Host 到 Device 的复制——fp16 张量的大小是 NV12 图片的四倍（301,056 对 75,264 字节）。
+
+# %%
+recipe = at.models.recipe(aipp_om)
+steps_channel = at.media.open_channel()
+host_model = at.load_model(at.models.default_om()); host_desc = at.query_desc(host_model)
+host_in, host_out = at.build_dataset(host_desc, "input"), at.build_dataset(host_desc, "output")
+
+def as_jpeg(name):
+    """A shipped photo as JPEG bytes (JPEGD decodes JPEG only)."""
+    out = io.BytesIO()
+    Image.open(at.models.image(name)).convert("RGB").save(out, "JPEG", quality=95)
+    return out.getvalue()
+
+def dvpp_path(jpeg):
+    """JPEG bytes -> JPEGD -> VPC centre crop -> AIPP model -> top-5; the pictures are released."""
+    pic = at.media.decode_jpeg(jpeg, steps_channel, res)
+    small = at.media.apply_recipe(pic, recipe, steps_channel, res)
+    picture_in = at.media.picture_dataset(small)
+    at.execute(model, picture_in, outputs)
+    top = at.top_k(at.unpack_outputs(d, outputs, res).arrays[0], 5, labels)
+    at.release_dataset(picture_in)
+    at.media.release_picture(small); at.media.release_picture(pic)
+    return top, (pic, small)
+
+def host_path(jpeg):
+    """Notebook 05: Pillow + NumPy on the host -> fp16 tensor -> H2D -> execute -> top-5."""
+    tensor = at.preprocess(Image.open(io.BytesIO(jpeg)), dims=host_desc.inputs[0].dims, dtype=np.float16)
+    at.copy_to_device(tensor, host_in, 0, res, host_desc)
+    at.execute(host_model, host_in, host_out)
+    return at.top_k(at.unpack_outputs(host_desc, host_out, res).arrays[0], 5, labels)
+
+coffee = as_jpeg("coffee.png")
+top, (pic, small) = dvpp_path(coffee)
+print(pic); print(small)
+print(small.code())
+print("bytes into the model: DVPP", small.size, "(uint8 NV12) | host", host_in.buffers[0].size, "(fp16 NCHW)")
+
+# %%
+photos = {name: as_jpeg(name) for name in ("coffee.png", "chelsea.png", "rocket.jpg")}
+for name, jpeg in photos.items():
+    dvpp_top, host_top = dvpp_path(jpeg)[0], host_path(jpeg)
+    print(f"{name:12s} DVPP+AIPP {[p.index for p in dvpp_top.top]}  host {[p.index for p in host_top.top]}")
+print("coffee, DVPP + AIPP:")
+display(Top5View(dvpp_path(coffee)[0]))
+print("coffee, host path (notebook 05):")
+display(Top5View(host_path(coffee)))
+
+# %% tags=["nbval-ignore-output"]
+import time
+def per_image_ms(path, rounds=3):
+    """Mean milliseconds per photo over a few rounds (the first run warms caches)."""
+    path(coffee)
+    start = time.perf_counter()
+    for _ in range(rounds):
+        for jpeg in photos.values():
+            path(jpeg)
+    return 1000 * (time.perf_counter() - start) / (rounds * len(photos))
+dvpp_ms, host_ms = per_image_ms(lambda j: dvpp_path(j)[0]), per_image_ms(host_path)
+print(f"per image: DVPP path {dvpp_ms:.1f} ms | host path {host_ms:.1f} ms | ratio {dvpp_ms / host_ms:.2f}"
+      " (simulator on this CPU)")
+
+# %%
+at.release_dataset(host_in); at.release_dataset(host_out); _ = at.unload_model(host_model, host_desc)
+_ = at.media.close_channel(steps_channel)
 at.release_dataset(outputs)
 _ = at.unload_model(model, d)
 
