@@ -12,6 +12,8 @@ The English edition is executed on the simulator from notebooks/; the Chinese ed
 same code cells, so it gets the same outputs (copied, not re-run) and must run from notebooks/zh as
 well: code cells use at.models.image(...) rather than ../data paths. stderr outputs are kept, so
 a warning or a leak report shows in the stored notebook and nbval compares it.
+A markdown link to ../../data/diagrams/NAME.svg (right from notebooks/src/) is embedded as a data URI, so
+the picture travels with the built notebook (repository, wheel and `acl-teach lab` workspace alike).
 Exercise cells carry nbgrader tags (``solution`` or ``grade``, ``points:N``, ``grade_id:ID``), which become
 nbgrader's cell metadata; the stored notebooks are the instructor's, solutions included.
 Outputs come from the simulator; nbval compares them (addresses and timings sanitised), and
@@ -20,9 +22,11 @@ tests/test_notebooks.py checks that every stored notebook (both editions) matche
 from __future__ import annotations
 
 import argparse
+import base64
 import copy
 import glob
 import os
+import re
 
 import jupytext
 import nbformat
@@ -35,6 +39,7 @@ LANGS = ("en", "zh")
 EDITION_DIR = {"en": OUT, "zh": os.path.join(OUT, "zh")}
 LAYOUT_KEYS = ("execution", "lines_to_next_cell", "lines_to_end_of_cell_marker")  # timestamps, jupytext layout
 NBGRADER_TAGS = ("solution", "grade", "points:", "grade_id:")  # cell tags that become nbgrader metadata
+DIAGRAM = re.compile(r"\]\(\.\./\.\./data/diagrams/([\w.-]+\.svg)\)")  # a source's link to one of our SVGs
 NEW_CELL = {"code": nbformat.v4.new_code_cell, "markdown": nbformat.v4.new_markdown_cell,
             "raw": nbformat.v4.new_raw_cell}
 
@@ -55,6 +60,19 @@ def cell_lang(cell) -> str:
     if len(langs) > 1 or (langs and langs[0] not in LANGS):
         raise ValueError(f"a cell may carry one tag of lang:{'/lang:'.join(LANGS)}, not {langs}")
     return langs[0] if langs else ""
+
+
+def inline_diagrams(markdown: str) -> str:
+    """Embed each linked data/diagrams/*.svg as a data URI, so the picture travels with the notebook.
+
+    The source links ``../../data/diagrams/NAME.svg`` (right from notebooks/src/). A built notebook cannot: the
+    repository, the wheel and the ``acl-teach lab`` workspace put data/ in different places, and JupyterLab
+    renders no SVG cell attachment (only bitmaps), but it does show an ``<img>`` whose source is a data URI.
+    """
+    def embed(match):
+        with open(os.path.join(ROOT, "data", "diagrams", match.group(1)), "rb") as fh:
+            return "](data:image/svg+xml;base64," + base64.b64encode(fh.read()).decode("ascii") + ")"
+    return DIAGRAM.sub(embed, markdown)
 
 
 def nbgrader_metadata(tags: list, where: str) -> dict:
@@ -100,7 +118,8 @@ def notebook_from_source(path: str, lang: str = "en") -> nbformat.NotebookNode:
         grading = nbgrader_metadata(tags, f"{name} cell {i}")
         if grading:
             meta["nbgrader"] = grading
-        nb.cells.append(NEW_CELL[cell.cell_type](cell.source, metadata=meta, id=f"{name[:2]}-{i:02d}"))
+        text = inline_diagrams(cell.source) if cell.cell_type == "markdown" else cell.source
+        nb.cells.append(NEW_CELL[cell.cell_type](text, metadata=meta, id=f"{name[:2]}-{i:02d}"))
     return nb
 
 

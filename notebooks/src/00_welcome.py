@@ -52,17 +52,14 @@ print("simulator" if lab.on_simulator() else "real pyACL")
 
 # %% [markdown] tags=["lang:en"]
 # ## The whole flow (推理全流程)
-# ```
-# acl.init                                           initialise
-#   └ set_device → create_context → create_stream       Device / Context / Stream
-#       └ load the model (.om) → model desc               load → describe
-#           └ Dataset ⊃ DataBuffer → device memory         the data structures
-#               └ H2D copy → execute → D2H copy → top-5    copy → infer → copy back → post-process
-#           ┌ release data buffers / datasets / memory      release
-#       ┌ unload the model, destroy the desc
-#   ┌ destroy stream / context, reset device
-# acl.finalize                                       de-initialise
-# ```
+# ![The pyACL inference flow: init, Device/Context/Stream, load, desc, datasets, copy, execute, copy back, top-5, release in reverse, finalize](../../data/diagrams/flow_en.svg)
+#
+# Read it top-down to create, bottom-up to release: step 10 undoes steps 5, 3–4 and 2 in that order, and
+# `acl.finalize` undoes `acl.init`. Steps 6–9 repeat for every image (the dashed arrow). The two dashed boxes
+# are the alternatives later notebooks show: media data processing (DVPP decodes and resizes the JPEG in device
+# memory, or AIPP inside the model does the preprocessing — notebook 14) instead of preprocessing on the host,
+# and single operators on the device (notebook 07) instead of copying all 1000 scores back.
+#
 # The official [model execution guide](https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/acldevg/aclpythondevg_0032.html) lists the same seven steps for the middle part:
 # create the desc, get it, prepare input and output datasets, execute, read the results, free the memory,
 # destroy the data types. Each step is also one function of the *step API* (`import acl_teach as at`); each
@@ -70,17 +67,13 @@ print("simulator" if lab.on_simulator() else "real pyACL")
 
 # %% [markdown] tags=["lang:zh"]
 # ## 推理全流程
-# ```
-# acl.init                                           初始化
-#   └ set_device → create_context → create_stream       Device / Context / Stream
-#       └ 加载模型（.om）→ 模型描述
-#           └ Dataset ⊃ DataBuffer → Device 内存           数据结构
-#               └ H2D 内存复制 → 推理 → D2H 内存复制 → top-5   后处理
-#           ┌ 释放 DataBuffer / Dataset / 内存
-#       ┌ 卸载模型，销毁模型描述
-#   ┌ 销毁 Stream / Context，复位 Device
-# acl.finalize                                       去初始化
-# ```
+# ![pyACL 推理全流程：初始化、Device/Context/Stream、加载模型、模型描述、数据集、内存复制、推理、拷回、top-5、逆序释放、去初始化](../../data/diagrams/flow_zh.svg)
+#
+# 创建时自上而下看，释放时自下而上看：第 10 步依次撤销第 5 步、第 3–4 步和第 2 步，`acl.finalize` 撤销 `acl.init`。
+# 第 6–9 步对每张图片重复一次（虚线箭头）。两个虚线框是后面几节介绍的另一种做法：用媒体数据处理代替 Host 上的预处理（DVPP 在
+# Device 内存中解码、缩放 JPEG，或由模型中的 AIPP 完成预处理——第 14 节），以及在 Device 上执行单算子（第 07 节），不必把 1000 个
+# 分数全部拷回。
+#
 # 官方[模型执行](https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/acldevg/aclpythondevg_0032.html)一节为中间部分列出了同样的七步：创建模型描述、获取模型描述、准备输入输出数据集、执行推理、
 # 获取推理结果、释放内存、销毁数据类型。每一步也是“分步 API”（`import acl_teach as at`）中的一个函数；每个函数都返回一条记录，
 # 记录的 `code()` 会列出它实际调用的 pyACL 接口，所以辅助函数从不把真实 API 藏起来。
@@ -94,20 +87,23 @@ for i, name in enumerate(steps, 1):
 # %% [markdown] tags=["lang:en"]
 # ## The whole flow, run once
 # `at.Session` runs every step and releases in order even when a step fails. Here it classifies the shipped
-# photo of an espresso. The photo's path comes from `at.models.image(...)`, which finds the shipped data
+# photo of an espresso, prints the top-5 the way the official sample does (class index and probability) and draws
+# them with their ImageNet names (`Top5View`). The photo's path comes from `at.models.image(...)`, which finds the shipped data
 # wherever acl-teach is installed — that is why the code cells of both editions of this series run from any
 # folder.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 完整流程跑一遍
 # `at.Session` 依次执行每一步，即使中途某步失败也会按顺序释放资源。这里它对随包附带的一张浓缩咖啡照片做分类。
-# 照片路径来自 `at.models.image(...)`：无论 acl-teach 安装在哪里，它都能找到附带的数据，所以本系列中英文两个版本的
+# 它先按官方样例的格式打印 top-5（类别索引和概率），再用 `Top5View` 画出这五个类别及其 ImageNet 名称。照片路径来自 `at.models.image(...)`：无论 acl-teach 安装在哪里，它都能找到附带的数据，所以本系列中英文两个版本的
 # 代码单元格在任何目录下都能运行。
 
 # %%
 with at.Session() as s:
     result = s.classify(at.models.image("coffee.png"))
 print(result.topk.sample_format())
+from acl_teach.widgets import Top5View
+Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, with their ImageNet names
 
 # %% [markdown] tags=["lang:en"]
 # ## About the model

@@ -8,13 +8,12 @@
 # Knowing which layer owns what is what keeps a long-running program from leaking.
 #
 # **You will be able to:** allocate device memory for each input and output, wrap it in data buffers, add them
-# to datasets in index order, inspect and re-point a buffer, and release each layer with its own call:
-# ```
-# aclmdlDataset  (ordered list: index i = model input i)
-#  ├─ aclDataBuffer #0  = (pointer, size) label — owns nothing
-#  │    └─ device memory from acl.rt.malloc — the bytes
-#  └─ aclDataBuffer #1 …
-# ```
+# to datasets in index order, inspect and re-point a buffer, and release each layer with its own call. The picture
+# shows what lives inside what: the Device holds its Context and Stream, the device memory (the bytes) and the
+# loaded model; a dataset is an ordered list of data buffers, and each buffer is only a (pointer, size) label on
+# memory you allocated — it owns nothing. At the bottom: who releases what, and in which order.
+#
+# ![Device ⊃ Context ⊃ Stream; device memory from acl.rt.malloc; aclmdlDataset ⊃ aclDataBuffer = (pointer, size) pointing at it; host memory for the copies; the release order](../../data/diagrams/memory_nesting_en.svg)
 
 # %% [markdown] tags=["lang:zh"]
 # # 04 · Device 内存、aclDataBuffer 与 aclmdlDataset
@@ -24,13 +23,10 @@
 # 弄清每一层拥有什么，才能让长时间运行的程序不泄漏内存。
 #
 # **学完本节你将能够：** 为每个输入和输出申请 Device 内存，用数据缓冲包装它们，按索引顺序加入数据集，查看并重新指向一个缓冲，
-# 并用各自的接口逐层释放：
-# ```
-# aclmdlDataset  （有序列表：索引 i = 模型第 i 个输入）
-#  ├─ aclDataBuffer #0  = (指针, 大小) 标签——不拥有任何东西
-#  │    └─ acl.rt.malloc 申请的 Device 内存——真正的字节
-#  └─ aclDataBuffer #1 …
-# ```
+# 并用各自的接口逐层释放。下图画出谁包含谁：Device 里有它的 Context 和 Stream、Device 内存（真正的字节）以及已加载的模型；
+# 数据集是数据缓冲的有序列表，而每个缓冲只是贴在你申请的内存上的（指针, 大小）标签——它不拥有任何东西。图的下方是谁释放什么、按什么顺序。
+#
+# ![Device ⊃ Context ⊃ Stream；acl.rt.malloc 申请的 Device 内存；aclmdlDataset ⊃ aclDataBuffer =（指针, 大小）指向它；用于复制的 Host 内存；释放顺序](../../data/diagrams/memory_nesting_zh.svg)
 
 # %%
 from acl_teach import lab

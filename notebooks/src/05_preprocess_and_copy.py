@@ -69,6 +69,52 @@ for name, a in (("EfficientNet-Lite", x), ("ResNet-50 sample", caffe)):
     print(f"{name:18s} {a.dtype} {list(a.shape)} {a.nbytes} bytes  min {float(a.min()):8.3f}  max {float(a.max()):8.3f}")
 
 # %% [markdown] tags=["lang:en"]
+# ## What the model receives
+# The photo before and after each recipe. To draw a tensor you undo the recipe: EfficientNet-Lite's input times
+# 128 plus 127; the sample's plus its means, and its channels flipped back from BGR to RGB. Both are the centre
+# 224 × 224 of the photo — the sample's squashed first, since it resizes to 256 × 256 without keeping the
+# aspect ratio; the EfficientNet-Lite crop keeps the proportions, so it cuts more from the sides.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 模型实际收到的是什么
+# 下面是照片本身，以及经过两种预处理之后的样子。要把张量画出来，就把预处理反过来做：EfficientNet-Lite 的输入乘以 128 再加 127；
+# 样例的输入加回各通道均值，再把通道从 BGR 翻回 RGB。两者都是照片中央的 224 × 224——样例先把照片缩放成 256 × 256，不保持宽高比，
+# 所以画面被压扁；EfficientNet-Lite 保持宽高比缩放，所以两侧裁掉得更多。
+
+# %%
+from acl_teach.widgets import plots
+
+def to_pixels(hwc):
+    """A float HWC array back to 8-bit pixels, only to draw it."""
+    return np.clip(np.rint(hwc), 0, 255).astype(np.uint8)
+
+original = Image.open(photo).convert("RGB")
+lite_pixels = to_pixels(x[0].transpose(1, 2, 0).astype(np.float32) * 128 + 127)    # undo (x - 127) / 128
+caffe_pixels = to_pixels(caffe[0].transpose(1, 2, 0).astype(np.float32) + [104, 117, 123])   # add the means back
+caffe_pixels = caffe_pixels[:, :, ::-1]                                         # BGR -> RGB, to draw it
+plots.pictures([
+    (np.asarray(original), f"original: {original.width} × {original.height}, uint8 RGB"),
+    (lite_pixels, f"EfficientNet-Lite input: {list(x.shape)} {x.dtype}\nRGB, (x − 127) / 128, shown undone"),
+    (caffe_pixels, f"ResNet-50 sample input: {list(caffe.shape)} {caffe.dtype}\nBGR − means, shown undone as RGB"),
+])
+
+# %% [markdown] tags=["lang:en"]
+# The three channels of each tensor, in the order the model reads them — channel 0 first in memory — with each
+# channel's value range. EfficientNet-Lite gets R, G, B in about −1…1; the sample gets B, G, R as pixel minus
+# mean, so never below −123 or above +151.
+# The cat's red-brown fur is bright in R and dark in B: in the sample's row it moves from the first picture to the
+# last. This order is all that tells the model which channel is which, so a swapped order is silently wrong.
+
+# %% [markdown] tags=["lang:zh"]
+# 下面是每个张量的三个通道，按模型读取的顺序排列（内存中通道 0 在前），并标出每个通道的取值范围。EfficientNet-Lite 收到的是
+# R、G、B，取值约为 −1…1；样例收到的是 B、G、R，即像素值减去均值，所以不会低于 −123，也不会高于 +151。猫的红棕色皮毛在 R 通道中亮、在 B 通道中暗：在样例那一行里，
+# 它从第一张图移到了最后一张。模型只能靠这个顺序分辨通道，所以顺序弄反不会报错，只会悄悄地出错。
+
+# %%
+plots.channels([("EfficientNet-Lite", x[0], ["R", "G", "B"]),
+                ("ResNet-50 sample", caffe[0], ["B", "G", "R"])])
+
+# %% [markdown] tags=["lang:en"]
 # ## Python bytes → C pointer (指针), with the version fallback
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html) returns the address of the buffer *inside* a `bytes`
 # object — no copy. The pointer is valid only while that object lives, so keep it in a variable until the copy

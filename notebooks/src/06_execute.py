@@ -31,17 +31,29 @@ from acl_teach.lab import check_ret
 
 # %% [markdown] tags=["lang:en"]
 # The preparation of notebooks 01–05, done by the step API: resources, the default model, its desc, the two
-# datasets, and the espresso photo copied into the input buffer.
+# datasets, and the espresso photo copied into the input buffer. `timed` notes how long each step takes; the
+# chart at the end of the notebook draws them.
 
 # %% [markdown] tags=["lang:zh"]
 # 第 01–05 节的准备工作由分步 API 完成：运行管理资源、默认模型、模型描述、两个数据集，以及已复制到输入缓冲中的浓缩咖啡照片。
 
 # %%
-at.init(); res = at.request_resources(0)
-model = at.load_model(at.models.default_om())
-d = at.query_desc(model)
-inputs, outputs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
-_ = at.copy_to_device(at.preprocess(at.models.image("coffee.png")), inputs, 0, res, d)
+import time
+took = {}                                   # milliseconds per step, drawn at the end of the notebook
+
+def timed(step, run, *args):
+    """Run one step and note how long it took."""
+    start = time.perf_counter()
+    result = run(*args)
+    took[step] = 1000 * (time.perf_counter() - start)
+    return result
+
+timed("init", at.init); res = timed("resources", at.request_resources, 0)
+model = timed("load", at.load_model, at.models.default_om())
+d = timed("desc", at.query_desc, model)
+inputs, outputs = timed("datasets", lambda: (at.build_dataset(d, "input"), at.build_dataset(d, "output")))
+x = timed("preprocess", at.preprocess, at.models.image("coffee.png"))
+_ = timed("copy", at.copy_to_device, x, inputs, 0, res, d)
 
 # %% [markdown] tags=["lang:en"]
 # ## `acl.mdl.execute`
@@ -238,6 +250,8 @@ check_ret("acl.mdl.destroy_desc", acl.mdl.destroy_desc(two_desc))
 
 # %% tags=["nbval-ignore-output"]
 run = at.execute(model, inputs, outputs)
+took["execute"] = run.elapsed_ms
+_ = timed("copy back", at.unpack_outputs, d, outputs, res)
 print(f"execute took {run.elapsed_ms:.1f} ms")
 
 # %% [markdown] tags=["lang:en"]
@@ -264,9 +278,29 @@ print(feedback)
 assert feedback, feedback
 
 # %%
-at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)
-at.release_resources(res); at.finalize()
+timed("release", lambda: (at.release_dataset(inputs), at.release_dataset(outputs), at.unload_model(model, d),
+                           at.release_resources(res)))
+timed("finalize", at.finalize)
 print(lab.ledger_summary())
+
+# %% [markdown] tags=["lang:en"]
+# ## Where the time went
+# Each step of this notebook's main flow, as `timed` measured it (a log axis, so the short steps stay visible;
+# the picture is not compared by the tests, since times differ on every run). On the simulator, loading and
+# executing are ONNX Runtime on your CPU, and the copies are numpy copies; on a board the same cells measure the
+# NPU and its runtime. Whatever the machine, the one-off steps (init, resources, load) are paid once per process,
+# while preprocess, copy, execute and copy back are paid for every image: that is the part worth making fast.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 时间都花在哪里
+# 本 notebook 主流程的每一步，由 `timed` 测得（对数坐标，短的步骤也看得见；每次运行的耗时都不同，所以测试不比较这张图）。
+# 在模拟器上，加载和推理是在你的 CPU 上运行的 ONNX Runtime，内存复制是 numpy 复制；在开发板上，同样的单元格测到的是 NPU 及其运行时。
+# 无论在哪台机器上，一次性的步骤（初始化、运行资源、加载模型）每个进程只付出一次，而预处理、内存复制、推理和拷回是每张图片都要付出的：
+# 值得优化的是这一部分。
+
+# %%
+from acl_teach.widgets import plots
+plots.step_times(took)
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary

@@ -111,7 +111,8 @@ Top5View(top, image=at.models.image("coffee.png"))
 # as a second input tensor, not as an attribute. Both need operator models compiled beforehand —
 # `atc --singleop=op_list.json --output=op_models --soc_version=…` — and loaded by directory with
 # [`acl.op.set_model_dir`](https://github.com/hicann/runtime/tree/HEAD/python/docs). `at.models.op_model_dir()` builds that folder once for the active backend
-# (the emulator's `--singleop` here, CANN's `atc` on a board).
+# (the emulator's `--singleop` here, CANN's `atc` on a board). Only a class index comes back; the last line names
+# it with the same ImageNet labels `Top5View` used, and compares it with the host's top-1 above.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 在 Device 上后处理：Cast + ArgMaxD（单算子）
@@ -126,6 +127,7 @@ Top5View(top, image=at.models.image("coffee.png"))
 # `acl.op.cast`，再调用 **ArgMaxV2**——后者把维度作为第二个输入张量，而不是属性。两者都需要预先编译好的单算子模型——
 # `atc --singleop=op_list.json --output=op_models --soc_version=…`——并用 [`acl.op.set_model_dir`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 按目录加载。
 # `at.models.op_model_dir()` 为当前后端构建一次这个目录（这里用模拟工具的 `--singleop`，开发板上用 CANN 的 `atc`）。
+# 传回来的只有一个类别索引；最后一行用与 `Top5View` 相同的 ImageNet 标签给出它的名称，并与上面 Host 端的 top-1 比较。
 
 # %%
 acl.op.set_model_dir(at.models.op_model_dir())   # the ATC --singleop models of Cast and ArgMaxD
@@ -141,7 +143,9 @@ print("ArgMaxD ->", acl.op.execute_v2("ArgMaxD", [half_desc], [half_buf], [idx_d
 print("synchronize ->", acl.rt.synchronize_stream(res.stream))
 host_ptr, _ = acl.rt.malloc_host(4)
 acl.rt.memcpy(host_ptr, 4, idx_ptr, 4, 2)
-print("label of classification result:", np.frombuffer(acl.util.ptr_to_bytes(host_ptr, 4), np.int32)[0])
+best = int(np.frombuffer(acl.util.ptr_to_bytes(host_ptr, 4), np.int32)[0])
+print("label of classification result:", best)
+print("ImageNet name:", labels[best], "| same as the host's top-1:", best == top.top[0].index)
 
 # %% [markdown] tags=["lang:en"]
 # Release what the operators used: the host buffer ([`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)), the attribute

@@ -55,7 +55,7 @@ check_ret("acl.rt.memset", acl.rt.memset(outputs.buffers[0].ptr, 4000, 0, 4000))
 # *simulator:* queued work runs when the stream is synchronised, so the read *before* `synchronize_stream` below
 # sees the zeros `memset` wrote. **On hardware that read is a race**: the NPU may not have started, may be half
 # way, or may be done — you may get zeros, a mix, or the result. Never read before synchronising (or before the
-# callback, below).
+# callback, below). After the synchronize, `Top5View` draws the cat photo's top-5 with their ImageNet names.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 先放入队列，再等待
@@ -64,7 +64,7 @@ check_ret("acl.rt.memset", acl.rt.memset(outputs.buffers[0].ptr, 4000, 0, 4000))
 #
 # *模拟器：* 队列中的任务在同步 Stream 时才执行，所以下面在 `synchronize_stream` *之前*的读取看到的是 `memset` 写入的 0。**在硬件上这次
 # 读取是一个竞争**：NPU 可能还没开始、可能做了一半、也可能已经完成——你可能读到 0、读到混合的数据，也可能读到结果。绝不要在同步之前
-# （或在下面的回调之前）读取。
+# （或在下面的回调之前）读取。同步之后，`Top5View` 画出这张猫照片的 top-5 及其 ImageNet 名称。
 
 # %%
 check_ret("acl.mdl.execute_async",
@@ -72,7 +72,11 @@ check_ret("acl.mdl.execute_async",
 early = at.unpack_outputs(d, outputs, res).arrays[0]
 print("read before synchronize: largest score %.3f (simulator: zeros; on hardware: a race)" % early.max())
 check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
-print("after synchronize, top class:", int(at.unpack_outputs(d, outputs, res).arrays[0].argmax()))
+labels = at.models.labels()
+top = at.top_k(at.unpack_outputs(d, outputs, res).arrays[0], 5, labels)
+print("after synchronize, top class:", top.top[0].index, top.top[0].label.split(",")[0])
+from acl_teach.widgets import Top5View
+Top5View(top, image=at.models.image("chelsea.png"))
 
 # %% [markdown] tags=["lang:en"]
 # ## The callback pattern, raw — results read inside the callback
@@ -115,6 +119,8 @@ for photo in ("coffee.png", "chelsea.png", "rocket.jpg"):
     at.copy_to_device(at.preprocess(at.models.image(photo)), job["in"], 0, res, d)
     jobs.append(job)
 results, exit_flag = {}, {"stop": False}
+import time
+launched, called = {}, {}                     # seconds since the first launch, for the timeline below
 
 def callback_loop(args):                      # the thread start_thread runs
     context, timeout_ms = args
@@ -124,6 +130,7 @@ def callback_loop(args):                      # the thread start_thread runs
 
 def on_done(user_data):                       # runs in the callback thread, in stream order
     index = user_data[0]                      # the list given to launch_callback
+    called[index] = time.perf_counter() - t0
     out = jobs[index]["out"].buffers[0]
     host, ret = acl.rt.malloc_host(out.size)
     check_ret("acl.rt.malloc_host", ret)
@@ -136,17 +143,44 @@ print(acl.rt.launch_callback(on_done, [0], 1, res.stream), "<- no thread subscri
 tid, ret = acl.util.start_thread(callback_loop, [res.context, 50])
 check_ret("acl.util.start_thread", ret)
 check_ret("acl.rt.subscribe_report", acl.rt.subscribe_report(tid, res.stream))
+t0 = time.perf_counter()
 for i, job in enumerate(jobs):
     check_ret("acl.mdl.execute_async",
               acl.mdl.execute_async(model.model_id, job["in"].dataset, job["out"].dataset, res.stream))
     check_ret("acl.rt.launch_callback", acl.rt.launch_callback(on_done, [i], 1, res.stream))  # 1: ACL_CALLBACK_BLOCK
+    launched[i] = time.perf_counter() - t0
 check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
+synced = time.perf_counter() - t0
 check_ret("acl.rt.unsubscribe_report", acl.rt.unsubscribe_report(tid, res.stream))
 exit_flag["stop"] = True
 check_ret("acl.util.stop_thread", acl.util.stop_thread(tid))
-labels = at.models.labels()
 for i, job in enumerate(jobs):
     print(f"{job['photo']:12s} -> {results[i]} {labels[results[i]]}")
+
+# %% [markdown] tags=["lang:en"]
+# ## When did each callback run?
+# The cell above noted, for each photo, when `execute_async` + `launch_callback` had returned (the work is
+# queued) and when its callback started in the callback thread, and when `synchronize_stream` returned. The
+# order is fixed: on one stream, photo *i*'s callback runs after photo *i*'s inference and before photo *i + 1*'s
+# (block type 1 makes the stream wait for it). The times are not (the tests do not compare this picture).
+#
+# *simulator:* queued work runs when the stream is synchronised, so every callback comes after the last launch,
+# one after the other. **On hardware** the NPU starts as soon as work is queued: the first callbacks can run
+# while the main thread is still launching the next photos — the overlap that makes the asynchronous pattern
+# worth it.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 每个回调是什么时候执行的？
+# 上面的单元格为每张照片记下了 `execute_async` + `launch_callback` 返回的时刻（任务已入队）、它的回调在回调线程中开始执行的时刻，
+# 以及 `synchronize_stream` 返回的时刻。顺序是确定的：在同一个 Stream 上，照片 *i* 的回调在照片 *i* 的推理之后、照片 *i + 1*
+# 的推理之前执行（阻塞类型 1 让 Stream 等待回调）。时刻则不确定（测试不比较这张图）。
+#
+# *模拟器：* 入队的任务在同步 Stream 时才执行，所以所有回调都在最后一次下发之后依次执行。**在硬件上**，任务一入队 NPU 就开始执行：
+# 主线程还在下发后面的照片时，前面的回调就可能已经执行了——这种重叠正是异步方式的价值所在。
+
+# %%
+from acl_teach.widgets import plots
+plots.callback_timeline(launched, called, synced, [job["photo"] for job in jobs])
 
 # %% [markdown] tags=["lang:en"]
 # ## The step API: `run_callbacks`

@@ -270,8 +270,10 @@ check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(stream))
 check_ret("acl.rt.unsubscribe_report", acl.rt.unsubscribe_report(tid, stream))
 exit_flag["stop"] = True
 check_ret("acl.util.stop_thread", acl.util.stop_thread(tid))
+labels = at.models.labels()                    # ImageNet names, one per class index
 for job in jobs:
-    print(job["image"].split("/")[-1], "top-1", int(job["result"].argmax()),
+    best = int(job["result"].argmax())
+    print(job["image"].split("/")[-1], "top-1", best, labels[best].split(",")[0],
           "| same as sync:", np.array_equal(job["result"], sync_results[job["image"]]))
     destroy_dataset(job["in"]); destroy_dataset(job["out"])
     for item in job["inputs"] + job["outputs"]:
