@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple, Union
 
 from . import trace
-from .dataset import Buffer, Dataset
+from .dataset import Buffer, Dataset, release_dataset
+from .model import Desc
 from .resources import Release, Resources
 from .spec import dvpp
 from .spec.constants import ACL_MEMCPY_DEVICE_TO_DEVICE as D2D, ACL_MEMCPY_HOST_TO_DEVICE as H2D, MEMCPY_KIND_NAMES
@@ -87,9 +88,26 @@ def _format(name: str) -> int:
     return FORMATS[name]
 
 
-def _new_picture(rec: Picture) -> Picture:
-    """dvpp_malloc the stride-sized buffer and describe it with a pic desc (all seven setters)."""
-    rec.size = dvpp.image_bytes(FORMATS[rec.format], rec.width_stride, rec.height_stride)
+def _usable(channel: Optional[Channel] = None, *pictures: Picture) -> None:
+    """Refuse released records here: on a board their handles would be a use-after-free in C."""
+    if channel is not None and channel.released:
+        raise ValueError("this DVPP channel was closed (close_channel): open a new one with at.media.open_channel()")
+    for p in pictures:
+        if p.released:
+            raise ValueError(f"this {p.width}x{p.height} picture was released (release_picture): its DVPP memory and "
+                             f"pic desc are gone; decode or resize again to get a new one")
+
+
+def _size(what: str, value: Any) -> int:
+    """A width/height/offset must be a plain non-negative int, said before any call is made."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise ValueError(f"{what} must be a non-negative whole number of pixels, not {value!r}")
+    return value
+
+
+def _new_picture(rec: Picture, at_least: int = 0) -> Picture:
+    """dvpp_malloc the stride-sized buffer (or what the runtime predicted, if more) and describe it with a pic desc."""
+    rec.size = max(dvpp.image_bytes(FORMATS[rec.format], rec.width_stride, rec.height_stride), at_least)
     rec.ptr, _ = rec.check("acl.media.dvpp_malloc", rec.size)
     rec.pic_desc = rec.call("acl.media.dvpp_create_pic_desc")
     values = (rec.ptr, rec.size, FORMATS[rec.format], rec.width, rec.height, rec.width_stride, rec.height_stride)
@@ -108,8 +126,11 @@ def _discard(rec: Picture) -> None:
 
 
 def _read_jpeg(jpeg: Union[bytes, str, os.PathLike]) -> bytes:
+    """The JPEG's bytes from bytes or a file path (never an int: open() would take it for a file descriptor)."""
     if isinstance(jpeg, (bytes, bytearray)):
         return bytes(jpeg)
+    if not isinstance(jpeg, (str, os.PathLike)):
+        raise ValueError(f"give the JPEG as bytes or a file path, not {type(jpeg).__name__}")
     with open(jpeg, "rb") as fh:
         return fh.read()
 
@@ -122,6 +143,7 @@ def _soc() -> str:
 def decode_jpeg(jpeg: Union[bytes, str, os.PathLike], channel: Channel, resources: Resources,
                 format: str = "NV12") -> Picture:
     """get_image_info -> dvpp_malloc + memcpy the JPEG -> a stride-sized output -> decode_async -> synchronize."""
+    _usable(channel)
     data, fmt = _read_jpeg(jpeg), _format(format)
     rec = Picture(format=format)
     ptr = rec.call("acl.util.bytes_to_ptr", data)
@@ -130,11 +152,11 @@ def decode_jpeg(jpeg: Union[bytes, str, os.PathLike], channel: Channel, resource
     rec.width_stride, rec.height_stride = dvpp.align_up(rec.width, wa), dvpp.align_up(rec.height, ha)
     src = 0
     try:
-        rec.check("acl.media.dvpp_jpeg_predict_dec_size", ptr, len(data), fmt)
+        predicted, _ = rec.check("acl.media.dvpp_jpeg_predict_dec_size", ptr, len(data), fmt)
         src, _ = rec.check("acl.media.dvpp_malloc", len(data))
         kind = D2D if resources.on_board else H2D
         rec.check("acl.rt.memcpy", src, len(data), ptr, len(data), kind)
-        _new_picture(rec)
+        _new_picture(rec, at_least=predicted)  # the runtime's prediction wins if it asks for more
         rec.check("acl.media.dvpp_jpeg_decode_async", channel.channel_desc, src, len(data), rec.pic_desc,
                   resources.stream)
         rec.check("acl.rt.synchronize_stream", resources.stream)
@@ -160,7 +182,8 @@ def _vpc_output(width: int, height: int, format: str) -> Picture:
 def resize(picture: Picture, width: int, height: int, channel: Channel, resources: Resources,
            format: Optional[str] = None) -> Picture:
     """A VPC output picture -> resize config -> dvpp_vpc_resize_async -> synchronize."""
-    rec = _vpc_output(width, height, format or picture.format)
+    _usable(channel, picture)
+    rec = _vpc_output(_size("width", width), _size("height", height), format or picture.format)
     _format(rec.format)
     config = 0
     try:
@@ -185,8 +208,11 @@ def crop(picture: Picture, left: int, top: int, width: int, height: int, channel
     The ROI rule is the hardware's: left and top even, right and bottom odd. This step does not round
     for you; an odd ``left`` is refused by DVPP itself, with its code, as on a board.
     """
+    _usable(channel, picture)
+    for what, value in (("left", left), ("top", top), ("width", width), ("height", height)):
+        _size(what, value)
     out_w, out_h = out_size or (width, height)
-    rec = _vpc_output(out_w, out_h, picture.format)
+    rec = _vpc_output(_size("output width", out_w), _size("output height", out_h), picture.format)
     roi = 0
     try:
         _new_picture(rec)
@@ -214,17 +240,29 @@ def release_picture(picture: Picture) -> Release:
     return rec
 
 
-def picture_dataset(picture: Picture) -> Dataset:
+def picture_dataset(picture: Picture, desc: Optional[Desc] = None) -> Dataset:
     """An input dataset whose one buffer is the picture's DVPP memory: no copy into the AIPP model.
 
-    ``release_dataset`` destroys the buffer and the dataset but leaves the memory to ``release_picture``.
+    With ``desc`` the picture's size is checked against the model's input first (an un-resized
+    picture would otherwise run and give a wrong answer). ``release_dataset`` destroys the buffer
+    and the dataset but leaves the memory to ``release_picture``.
     """
+    _usable(None, picture)
+    if desc is not None and desc.inputs and desc.inputs[0].size != picture.size:
+        t = desc.inputs[0]
+        raise ValueError(f"the model's input #0 ({t.name}) is {t.size} bytes ({t.size_arithmetic}); this picture "
+                         f"is {picture.arithmetic} ({picture.width}x{picture.height}): resize or apply_recipe "
+                         f"to the model's size first")
     rec = Dataset(kind="input", owns_memory=False)
     rec.dataset = rec.call("acl.mdl.create_dataset")
-    buf = Buffer(0, f"picture {picture.width}x{picture.height} {picture.format}", picture.ptr, picture.size, 0)
-    rec.buffers.append(buf)
-    buf.data_buffer = rec.call("acl.create_data_buffer", picture.ptr, picture.size)
-    rec.check("acl.mdl.add_dataset_buffer", rec.dataset, buf.data_buffer)
+    try:
+        buf = Buffer(0, f"picture {picture.width}x{picture.height} {picture.format}", picture.ptr, picture.size, 0)
+        rec.buffers.append(buf)
+        buf.data_buffer = rec.call("acl.create_data_buffer", picture.ptr, picture.size)
+        rec.check("acl.mdl.add_dataset_buffer", rec.dataset, buf.data_buffer)
+    except Exception:
+        release_dataset(rec)
+        raise
     return rec
 
 
@@ -237,7 +275,10 @@ def even_roi(width: int, height: int, recipe: Dict[str, Any]) -> Tuple[int, int,
     else:
         rh, rw = recipe.get("resize_exact", [crop_px, crop_px])
         cw, ch = width * crop_px / rw, height * crop_px / rh
-    cw, ch = max(2, int(round(cw / 2)) * 2), max(2, int(round(ch / 2)) * 2)
+    cw, ch = min(int(cw) // 2 * 2, width // 2 * 2), min(int(ch) // 2 * 2, height // 2 * 2)  # even, inside
+    if cw < dvpp.VPC_MIN_W or ch < dvpp.VPC_MIN_H:
+        raise ValueError(f"the recipe's crop of a {width}x{height} picture is {cw}x{ch}, below VPC's minimum "
+                         f"{dvpp.VPC_MIN_W}x{dvpp.VPC_MIN_H}")
     left, top = (width - cw) // 2 // 2 * 2, (height - ch) // 2 // 2 * 2
     return left, top, cw, ch
 

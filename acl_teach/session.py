@@ -16,7 +16,7 @@ from .dataset import build_dataset, release_dataset
 from .execute import execute, execute_async, set_batch, synchronize
 from .model import load_model, query_desc, unload_model
 from .results import TopK, top_k
-from .spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FLOAT, ACL_FLOAT16, ACL_FORMAT_NHWC
+from .spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FLOAT, ACL_FLOAT16, ACL_FORMAT_NHWC, ACL_UINT8
 from .step import Step
 from .toolchain import images, recipes
 from .transfer import copy_to_device, unpack_outputs
@@ -118,7 +118,7 @@ class Session:
         real_inputs = [t for t in self.desc.inputs if t.name != ACL_DYNAMIC_TENSOR_NAME]
         nhwc = first.format == ACL_FORMAT_NHWC
         channels = first.dims[1] if not nhwc else (first.dims[3] if len(first.dims) == 4 else 0)
-        if _dvpp_fed(self.model_path):
+        if _dvpp_fed(self.model_path) or _yuv420sp_input(first):
             return (f"{self.model_path} has AIPP: it takes a DVPP picture (YUV420SP uint8), not a host tensor. "
                     f"Feed it with acl_teach.media: decode_jpeg -> apply_recipe -> picture_dataset -> execute "
                     f"(notebook 14 shows every call).")
@@ -190,6 +190,13 @@ def _dvpp_fed(model_path: str) -> bool:
     except recipes.RecipeError:
         return False
     return bool(found) and found.get("input") == "YUV420SP_U8"
+
+
+def _yuv420sp_input(tensor) -> bool:
+    """An AIPP model's input as its desc shows it: uint8 N x H x W x C holding H x W x 3/2 bytes (YUV420SP)."""
+    dims = list(tensor.dims)
+    return tensor.data_type == ACL_UINT8 and len(dims) == 4 and dims[1] > 0 and dims[2] > 0 and \
+        tensor.size * 2 == dims[0] * dims[1] * dims[2] * 3
 
 
 def _try(fn) -> list:

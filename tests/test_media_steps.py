@@ -117,10 +117,15 @@ def test_a_png_is_not_a_jpeg_and_leaks_nothing(dvpp):
 def test_even_roi_is_the_recipes_centre_crop():
     from acl_teach import media
     from acl_teach.toolchain import recipes
-    assert media.even_roi(600, 390, recipes.EFFICIENTNET_LITE_AIPP) == (128, 24, 342, 342)
+    assert media.even_roi(600, 390, recipes.EFFICIENTNET_LITE_AIPP) == (130, 24, 340, 340)
     assert media.even_roi(224, 224, {"resize_exact": [224, 224], "crop": 224}) == (0, 0, 224, 224)
-    left, top, w, h = media.even_roi(451, 301, recipes.EFFICIENTNET_LITE_AIPP)
-    assert left % 2 == top % 2 == w % 2 == h % 2 == 0 and left + w <= 451 and top + h <= 301
+    for size, recipe in (((451, 301), recipes.EFFICIENTNET_LITE_AIPP), ((451, 301), recipes.IMAGENET_ONNX),
+                         ((303, 451), {"resize_short": 224, "crop": 224}), ((33, 35), recipes.EFFICIENTNET_LITE)):
+        left, top, w, h = media.even_roi(*size, recipe)
+        assert left % 2 == top % 2 == w % 2 == h % 2 == 0, (size, recipe)
+        assert left >= 0 and top >= 0 and left + w <= size[0] and top + h <= size[1], (size, recipe)
+    with pytest.raises(ValueError, match="below VPC's minimum"):
+        media.even_roi(11, 9, recipes.EFFICIENTNET_LITE_AIPP)
 
 
 def test_dvpp_path_into_the_aipp_model_agrees_with_the_host_path(dvpp):
@@ -136,7 +141,7 @@ def test_dvpp_path_into_the_aipp_model_agrees_with_the_host_path(dvpp):
     for name in ("coffee.png", "chelsea.png", "rocket.jpg"):
         pic = at.media.decode_jpeg(jpeg_of(name), ch, res)
         small = at.media.apply_recipe(pic, recipes.EFFICIENTNET_LITE_AIPP, ch, res)
-        ins = at.media.picture_dataset(small)
+        ins = at.media.picture_dataset(small, desc)
         at.execute(model, ins, outs)
         top = at.top_k(at.unpack_outputs(desc, outs, res).arrays[0], 5, at.models.labels())
         dvpp_top[name] = [p.index for p in top.top]
@@ -165,3 +170,64 @@ def test_a_recipe_with_an_unknown_input_kind_is_refused(tmp_path):
     path.write_text(json.dumps({"name": "x", "input": "RGB_U8"}))
     with pytest.raises(recipes.RecipeError, match="YUV420SP_U8"):
         recipes.resolve(str(path), "m.om")
+
+
+def test_released_records_and_bad_arguments_are_refused_before_any_call(dvpp):
+    at, res, ch = dvpp
+    from acl_teach.toolchain import recipes
+    pic = at.media.decode_jpeg(jpeg_of("coffee.png", (320, 240)), ch, res)
+    before = len(sim_inspect.live())
+    with pytest.raises(ValueError, match="non-negative whole number"):
+        at.media.resize(pic, 224.0, 224, ch, res)
+    with pytest.raises(ValueError, match="non-negative whole number"):
+        at.media.crop(pic, -2, 0, 100, 100, ch, res)
+    with pytest.raises(ValueError, match="bytes or a file path"):
+        at.media.decode_jpeg(0, ch, res)  # an int is not opened as a file descriptor
+    model = at.load_model(at.models.aipp_om())
+    desc = at.query_desc(model)
+    with pytest.raises(ValueError, match="resize or apply_recipe"):  # the 320x240 decode is not the model's input
+        at.media.picture_dataset(pic, desc)
+    at.unload_model(model, desc)
+    assert len(sim_inspect.live()) == before
+    at.media.release_picture(pic)
+    for step in (lambda: at.media.resize(pic, 224, 224, ch, res), lambda: at.media.picture_dataset(pic),
+                 lambda: at.media.apply_recipe(pic, recipes.EFFICIENTNET_LITE_AIPP, ch, res)):
+        with pytest.raises(ValueError, match="was released"):
+            step()
+    closed = at.media.open_channel()
+    at.media.close_channel(closed)
+    with pytest.raises(ValueError, match="channel was closed"):
+        at.media.decode_jpeg(jpeg_of("coffee.png"), closed, res)
+
+
+def test_the_aipp_recipe_is_refused_for_host_preprocessing(step_api):
+    at = step_api
+    with pytest.raises(ValueError, match="feeds a DVPP picture into an AIPP model"):
+        with at.Session(recipe="efficientnet-lite-aipp") as s:
+            s.classify(at.models.image("coffee.png"))
+    assert sim_inspect.leaks() == []
+
+
+def test_an_aipp_model_without_its_recipe_is_recognised_by_its_input(step_api, tmp_path):
+    at = step_api
+    from acl_teach.toolchain import assets
+    cfg = tmp_path / "aipp.cfg"
+    with open(assets.aipp_cfg()) as fh:
+        cfg.write_text(fh.read())
+    om = at.models.convert(assets.default_onnx(), ["--output_type=FP32", f"--insert_op_conf={cfg}"], "own_aipp")
+    with pytest.raises(ValueError, match="has AIPP: it takes a DVPP picture"):
+        with at.Session(om) as s:
+            s.classify(at.models.image("coffee.png"))
+
+
+def test_the_aipp_models_recipe_is_written_once_and_atomically(step_api):
+    import os
+    at = step_api
+    from acl_teach.toolchain import recipes
+    path = at.models.aipp_om()
+    stamp = os.stat(recipes.sidecar(path)).st_mtime_ns
+    assert at.models.aipp_om() == path and os.stat(recipes.sidecar(path)).st_mtime_ns == stamp  # not rewritten
+    with open(recipes.sidecar(path), "w") as fh:
+        fh.write("{not json")  # damaged: replaced, never read half-way
+    at.models.aipp_om()
+    assert recipes.read_sidecar(path) == recipes.EFFICIENTNET_LITE_AIPP

@@ -94,17 +94,24 @@ def _emulated(onnx_path: str, flags: List[str], name: str) -> str:
     return out + ".om"
 
 
-def build_om(onnx_path: str, flags: List[str], name: str, backend: str = "sim", soc: Optional[str] = None) -> str:
-    """The OM of ``onnx_path`` for ``backend`` ('sim': the emulator; 'npu': CANN's atc for ``soc``)."""
+def build_om(onnx_path: str, flags: List[str], name: str, backend: str = "sim", soc: Optional[str] = None,
+             recipe: Optional[dict] = None) -> str:
+    """The OM of ``onnx_path`` for ``backend`` ('sim': the emulator; 'npu': CANN's atc for ``soc``).
+
+    ``recipe`` (default: the ONNX file's own) is kept beside the OM, for models whose input AIPP changed.
+    """
     if not os.path.isfile(onnx_path):
         raise FileNotFoundError(f"model {onnx_path} is missing; reinstall acl-teach, or set ACL_TEACH_DATA to a "
                                 f"folder holding models/, images/ and imagenet_classes.txt")
     if backend == "sim":
-        return _emulated(onnx_path, [f"--soc_version={soc or SIM_SOC}"] + flags, name)
+        path = _emulated(onnx_path, [f"--soc_version={soc or SIM_SOC}"] + flags, name)
+        if recipe is not None:
+            recipes.keep(path, recipe)
+        return path
     if not soc:
         raise ValueError("building for a real NPU needs its SoC name: acl.get_soc_name()")
     return board.build(onnx_path, flags, os.path.join(cache_dir(), f"{name}_{soc}"), soc,
-                       recipes.recipe_for(onnx_path))
+                       recipe if recipe is not None else recipes.recipe_for(onnx_path))
 
 
 def default_om(backend: str = "sim", soc: Optional[str] = None) -> str:
@@ -123,12 +130,11 @@ def aipp_cfg() -> str:
 
 
 def aipp_om(backend: str = "sim", soc: Optional[str] = None) -> str:
-    """EfficientNet-Lite0 with static AIPP (``--insert_op_conf``), its DVPP recipe written beside it."""
-    path = build_om(default_onnx(), ["--output_type=FP32", f"--insert_op_conf={aipp_cfg()}"],
-                    "efficientnet_lite0_aipp", backend, soc)
-    with open(recipes.sidecar(path), "w", encoding="utf-8") as fh:
-        json.dump(recipes.EFFICIENTNET_LITE_AIPP, fh, indent=1)
-    return path
+    """EfficientNet-Lite0 with static AIPP (``--insert_op_conf``), its DVPP recipe kept beside it."""
+    with open(aipp_cfg(), "rb") as fh:
+        cfg_digest = hashlib.sha256(fh.read()).hexdigest()[:8]  # a board's cache name must change with the cfg
+    return build_om(default_onnx(), ["--output_type=FP32", f"--insert_op_conf={aipp_cfg()}"],
+                    f"efficientnet_lite0_aipp_{cfg_digest}", backend, soc, recipes.EFFICIENTNET_LITE_AIPP)
 
 
 def resnet50_onnx() -> Optional[str]:

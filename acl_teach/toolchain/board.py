@@ -13,6 +13,8 @@ import shutil
 import subprocess
 from typing import Any, Dict, List, Optional
 
+from . import recipes
+
 SET_ENV = "source /usr/local/Ascend/ascend-toolkit/set_env.sh"
 # notebook 07's post-processing ops: fp32 scores -> fp16 (Cast), then the index of the best (ArgMaxD)
 TOP1_OPS = [
@@ -52,8 +54,7 @@ def build(onnx_path: str, flags: List[str], output: str, soc: str, recipe: Optio
         if not os.path.isfile(om_path):
             raise ToolchainError(f"atc reported success but wrote no {om_path}")
     if recipe is not None:
-        with open(output + ".recipe.json", "w", encoding="utf-8") as fh:
-            json.dump(recipe, fh, indent=1)
+        recipes.keep(om_path, recipe)
     return om_path
 
 

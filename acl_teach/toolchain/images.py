@@ -17,7 +17,7 @@ from typing import Any, Callable, Dict, Optional, Sequence, Tuple
 import numpy as np
 from PIL import Image, ImageOps
 
-from .recipes import EFFICIENTNET_LITE
+from .recipes import EFFICIENTNET_LITE, RecipeError
 
 MAX_PIXELS = 64_000_000  # decoded: a 48 MP phone photo fits, a decompression bomb does not
 MAX_WORK_BYTES = 512 * 2**20  # decoding and converting one image: a 64 MP RGB photo fits (see work_bytes)
@@ -140,6 +140,10 @@ def preprocess(image: Any, recipe: Optional[Dict[str, Any]] = None, dims: Sequen
                dtype: Any = np.float16, layout: str = "NCHW") -> np.ndarray:
     """Image path or PIL image -> contiguous array of ``dims`` and ``dtype`` for the model input."""
     recipe = recipe or EFFICIENTNET_LITE
+    if recipe.get("input") == "YUV420SP_U8":
+        raise RecipeError(f"recipe {recipe.get('name')!r} feeds a DVPP picture into an AIPP model; host preprocessing "
+                          f"cannot make that input. Use acl_teach.media (decode_jpeg -> apply_recipe -> "
+                          f"picture_dataset), or a host recipe such as 'efficientnet-lite'.")
     h, w = (dims[2], dims[3]) if layout == "NCHW" else (dims[1], dims[2])
     name = image if isinstance(image, str) else "<image>"
     bound = lambda size: check_work(name, size, recipe, (h, w))  # noqa: E731

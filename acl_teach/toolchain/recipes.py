@@ -82,6 +82,21 @@ def read_sidecar(model_path: str) -> Optional[Dict[str, Any]]:
     return _read_json(sidecar(model_path)) if os.path.isfile(sidecar(model_path)) else None
 
 
+def keep(model_path: str, recipe: Dict[str, Any]) -> None:
+    """Write a model's sidecar only when it differs, atomically: a concurrent reader never sees half a file."""
+    target = sidecar(model_path)
+    if os.path.isfile(target):
+        try:
+            if read_sidecar(model_path) == recipe:
+                return
+        except RecipeError:
+            pass  # a damaged sidecar is replaced
+    tmp = f"{target}.{os.getpid()}.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(recipe, fh, indent=1)
+    os.replace(tmp, target)
+
+
 def recipe_for(model_path: str) -> Optional[Dict[str, Any]]:
     """The model's own recipe (sidecar file, else a simulator OM's header), or None when it has none."""
     found = read_sidecar(model_path)

@@ -100,7 +100,9 @@ jpeg_dev, ret = media.dvpp_malloc(len(jpeg))
 check_ret("acl.media.dvpp_malloc", ret)
 print("start address 128-byte aligned:", jpeg_dev % 128 == 0)
 print("what the runtime reserves for", len(jpeg), "bytes:", (len(jpeg) + 31) // 32 * 32 + 32)
-check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_ptr(jpeg), len(jpeg), 1))
+# kind: 1 HOST_TO_DEVICE on a PC with a card (ACL_HOST); 3 DEVICE_TO_DEVICE when the code runs on the board itself
+TO_DVPP, FROM_DVPP = (3, 3) if res.on_board else (1, 2)
+check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_ptr(jpeg), len(jpeg), TO_DVPP))
 
 # %% [markdown] tags=["lang:en"]
 # ## Decode into YUV420SP with width/height strides (宽/高 stride)
@@ -112,7 +114,7 @@ check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_
 # * buffer size ≥ `width_stride × height_stride × 3 / 2` (the Y plane, plus half of it for UV);
 # * the UV plane starts at offset `width_stride × height_stride`, not at `width × height`.
 #
-# (The 310P uses a width alignment of 64.) The picture is described by a **pic desc**: `dvpp_create_pic_desc`,
+# (The 310P and the 310B — the Atlas 200I DK A2's chip — use a width alignment of 64.) The picture is described by a **pic desc**: `dvpp_create_pic_desc`,
 # then `dvpp_set_pic_desc_data / size / format / width / height / width_stride / height_stride`. A **channel**
 # (`dvpp_create_channel_desc` + `dvpp_create_channel`) is the session with the DVPP hardware. Then
 # [`acl.media.dvpp_jpeg_decode_async`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html)`(channel, jpeg_ptr, jpeg_size, out_desc, stream)` only *queues* the
@@ -129,7 +131,7 @@ check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_
 # * 缓冲大小 ≥ `宽 stride × 高 stride × 3 / 2`（Y 平面，再加它的一半给 UV）；
 # * UV 平面从偏移 `宽 stride × 高 stride` 处开始，而不是 `width × height`。
 #
-# （310P 的宽对齐是 64。）图片由**图片描述**（pic desc）描述：先 `dvpp_create_pic_desc`，再 `dvpp_set_pic_desc_data / size / format / width /
+# （310P 和 310B——Atlas 200I DK A2 的芯片——宽对齐是 64。）图片由**图片描述**（pic desc）描述：先 `dvpp_create_pic_desc`，再 `dvpp_set_pic_desc_data / size / format / width /
 # height / width_stride / height_stride`。**通道**（`dvpp_create_channel_desc` + `dvpp_create_channel`）是与 DVPP 硬件之间的会话。然后
 # [`acl.media.dvpp_jpeg_decode_async`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html)`(channel, jpeg_ptr, jpeg_size, out_desc, stream)` 只是把解码任务*下发*出去：要等
 # [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) 之后字节才会出现。`dvpp_jpeg_predict_dec_size` 会给出同样的大小，供你对照。
@@ -175,7 +177,7 @@ check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
 # %% [markdown] tags=["lang:en"]
 # ## Seeing the alignment
 # To look at the decoded buffer, copy it back to the host: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
-# `acl.rt.memcpy` with kind 2 (device to host), [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) and
+# `acl.rt.memcpy` with kind 2 (device to host; 3, device to device, on a board in ACL_DEVICE mode), [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) and
 # [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs). Reshaped to `height_stride` rows of `width_stride` bytes, the Y plane is a grey
 # picture of the photo. `YuvView` draws it from the buffer: the Y plane, the interleaved UV plane (half as many
 # rows, U and V bytes alternating) and an RGB preview, with the **padding** — columns right of `width`, rows below
@@ -188,7 +190,7 @@ check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
 
 # %% [markdown] tags=["lang:zh"]
 # ## 看见对齐
-# 要查看解码后的缓冲，先把它复制回 Host：[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、kind 为 2（Device 到 Host）的 `acl.rt.memcpy`、
+# 要查看解码后的缓冲，先把它复制回 Host：[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、kind 为 2（Device 到 Host；在开发板上以 ACL_DEVICE 模式运行时为 3，Device 到 Device）的 `acl.rt.memcpy`、
 # [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。把 Y 平面重排成 `高 stride` 行、每行 `宽 stride` 字节，
 # 就是这张照片的灰度图。`YuvView` 直接从缓冲画出：Y 平面、交错存放的 UV 平面（行数减半，U、V 字节交替）和 RGB 预览，
 # 并把**补齐区域**——`width` 右边的列、`height` 下面的行——着色标出，旁边列出字节算式 `宽 stride × 高 stride × 3/2`。这些字节属于缓冲，但不属于图片：
@@ -201,7 +203,7 @@ def read_back(dev_ptr, size):
     """Device (or DVPP) memory -> a numpy copy on the host."""
     host, ret = acl.rt.malloc_host(size)
     check_ret("acl.rt.malloc_host", ret)
-    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, size, dev_ptr, size, 2))
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, size, dev_ptr, size, FROM_DVPP))
     data = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.uint8).copy()
     check_ret("acl.rt.free_host", acl.rt.free_host(host))
     return data
@@ -394,7 +396,7 @@ def dvpp_path(jpeg):
     """JPEG bytes -> JPEGD -> VPC centre crop -> AIPP model -> top-5; the pictures are released."""
     pic = at.media.decode_jpeg(jpeg, steps_channel, res)
     small = at.media.apply_recipe(pic, recipe, steps_channel, res)
-    picture_in = at.media.picture_dataset(small)
+    picture_in = at.media.picture_dataset(small, d)      # checks the size against the model's input
     at.execute(model, picture_in, outputs)
     top = at.top_k(at.unpack_outputs(d, outputs, res).arrays[0], 5, labels)
     at.release_dataset(picture_in)
