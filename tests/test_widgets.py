@@ -498,3 +498,26 @@ def test_yuv_uv_order_nv12_u_first_nv21_v_first():
     uv = np.array([[1, 2, 3, 4]], np.uint8)
     assert [a.tolist() for a in split_uv(uv, 1)] == [[[1, 3]], [[2, 4]]]
     assert [a.tolist() for a in split_uv(uv, 2)] == [[[2, 4]], [[1, 3]]]
+
+
+def test_yuv_view_takes_a_media_step_picture_and_stops_reading_once_it_is_released(step_api):
+    import io as _io
+    from PIL import Image
+    from acl_teach.widgets import YuvView
+    at = step_api
+    at.init()
+    res = at.request_resources(0)
+    ch = at.media.open_channel()
+    out = _io.BytesIO()
+    Image.open(at.models.image("chelsea.png")).convert("RGB").resize((300, 200)).save(out, "JPEG")
+    pic = at.media.decode_jpeg(out.getvalue(), ch, res)
+    view = YuvView(pic)
+    assert "total 384 × 208 × 3/2 = 119808 bytes" in repr(view) and view.released is None
+    at.media.release_picture(pic)
+    view.refresh()  # the record says released: no getter or memcpy on the destroyed desc
+    assert "by at.media.release_picture" in view.released and "showing what it held then" in view.released
+    with pytest.raises(ValueError, match="already released"):
+        YuvView(pic)
+    at.media.close_channel(ch)
+    at.release_resources(res)
+    at.finalize()

@@ -9,13 +9,14 @@ from __future__ import annotations
 import html
 import io
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import List, Optional, Tuple, Union
 
 import ipywidgets as w
 import numpy as np
 from PIL import Image
 
 from .. import backend, trace
+from ..media import Picture
 from ..spec.dvpp import PIXEL_FORMAT_YUV_SEMIPLANAR_420 as NV12
 from ..spec.dvpp import PIXEL_FORMAT_YVU_SEMIPLANAR_420 as NV21
 from ._snapshot import MEMORY_KINDS, Owner, guarded, notice_html, released_notice
@@ -197,9 +198,14 @@ class YuvView(FullText, w.VBox):
     held then'.
     """
 
-    def __init__(self, picture: int, width: Optional[int] = None, height: Optional[int] = None,
+    def __init__(self, picture: Union[int, Picture], width: Optional[int] = None, height: Optional[int] = None,
                  width_stride: Optional[int] = None, height_stride: Optional[int] = None, fmt: int = NV12,
                  name: Optional[str] = None, display_width: int = 384) -> None:
+        self.record = picture if isinstance(picture, Picture) else None  # an at.media step's picture
+        if self.record is not None:
+            if self.record.released:
+                raise ValueError("this picture was already released (release_picture): there is nothing to show")
+            picture = self.record.pic_desc
         self.pic_desc = picture if width is None else None
         if self.pic_desc is not None:
             self.geometry = check(read_pic_desc(picture))
@@ -237,6 +243,10 @@ class YuvView(FullText, w.VBox):
     @guarded
     def refresh(self) -> "YuvView":
         """Re-read the desc and the bytes while they live; keep the snapshot of whichever was released."""
+        if self.record is not None and self.record.released and not self.released:
+            # the step record knows, on a board too, where no ledger does: never read a released picture
+            self.released = released_notice(what="released", by="at.media.release_picture")
+            return self.render()
         if self.desc_owner is not None:
             self.desc_released = self.desc_released or self.desc_owner.gone()
             if not self.desc_released:

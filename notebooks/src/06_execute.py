@@ -35,7 +35,8 @@ from acl_teach.lab import check_ret
 # chart at the end of the notebook draws them.
 
 # %% [markdown] tags=["lang:zh"]
-# 第 01–05 节的准备工作由分步 API 完成：运行管理资源、默认模型、模型描述、两个数据集，以及已复制到输入缓冲中的浓缩咖啡照片。
+# 第 01–05 节的准备工作由分步 API 完成：运行管理资源、默认模型、模型描述、两个数据集，以及已复制到输入缓冲中的浓缩咖啡照片。`timed` 记录每一步的耗时，
+# notebook 末尾的图表把它们画出来。
 
 # %%
 import time
