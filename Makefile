@@ -32,7 +32,8 @@ $(VENV)/.installed-lab: pyproject.toml setup.py | $(PY)
 lab: $(VENV)/.installed-lab
 	$(VENV)/bin/acl-teach lab $(if $(filter zh,$(EDITION)),--lang zh) $(ARGS)
 
-# The real-browser widget test: JupyterLab + headless Debian Chromium driven by Playwright.
+# The real-browser test: every numbered notebook run (Run All twice) and its widgets used in JupyterLab, in
+# headless Debian Chromium driven by Playwright; screenshots in artifacts/ui/<notebook>.png.
 test-ui: $(VENV)/.installed-test
 	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 	$(PY) -m pip install -q -e ".[test,ui]"

@@ -1,102 +1,138 @@
-"""A real browser: JupyterLab on a free localhost port, a notebook using the widgets, run in headless Chromium.
+"""A real browser: JupyterLab on a free localhost port, every numbered notebook run in headless Chromium.
 
-Checks that the desc explorer's dropdown changes the values shown and that Top5View shows five
-labelled bars; saves a screenshot to artifacts/ui_widgets.png. Run with `make test-ui` (needs
-Debian's chromium and the playwright package; `make test-ui` installs both).
+Per notebook (found by glob, so a new one is covered): open it, Run All twice in the same kernel, compare each
+cell's stderr/error outputs with the stored notebook (the expectation), check every widget renders, use each
+widget (widget_checks.INTERACTIONS) and check what it shows, then require an empty log console and no browser
+console error. One Chinese notebook is run once as well. Screenshots go to artifacts/ui/<notebook>.png, also on
+failure. Run with `make test-ui` (it installs Debian's chromium and the playwright package).
 """
 import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 
 import nbformat
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-TOKEN = "acl-teach-ui-test"
-CHROME_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-               "--disable-component-update", "--disable-sync"]
+from lab_server import ARTIFACTS, ROOT, VIEWPORT, notebook_paths
+from lab_browser import NotebookPage
+from widget_checks import check_desc_explorer, check_top5, interact
 
+RUNS = 2  # Run All twice: the second run in the same kernel catches cells that only work on a fresh one
+ZH_ONCE = ["11_full_pipeline"]  # the Chinese edition shares the code cells: one notebook, one run, is enough
+
+CASES = [pytest.param(os.path.basename(p), RUNS, id=os.path.basename(p)[:-6])
+         for p in notebook_paths(os.path.join(ROOT, "notebooks"))]
+CASES += [pytest.param(f"zh/{name}.ipynb", 1, id=f"zh/{name}") for name in ZH_ONCE
+          if os.path.exists(os.path.join(ROOT, "notebooks", "zh", f"{name}.ipynb"))]
+
+COFFEE = os.path.join(ROOT, "data", "images", "coffee.png")
 CELLS = [
     "from acl_teach import lab\nacl = lab.setup()\nimport acl_teach as at",
     "at.init(); res = at.request_resources(0)\nm = at.load_model(at.models.default_om()); d = at.query_desc(m)",
     "from acl_teach.widgets import DescExplorer, Top5View\nDescExplorer(d)",
-    f"with at.Session() as s:\n    r = s.classify({os.path.join(ROOT, 'data', 'images', 'coffee.png')!r})\n"
-    f"Top5View(r.topk, image={os.path.join(ROOT, 'data', 'images', 'coffee.png')!r})",
+    f"with at.Session() as s:\n    r = s.classify({COFFEE!r})\nTop5View(r.topk, image={COFFEE!r})",
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def screenshot_name(rel_path: str) -> str:
+    """artifacts/ui/<notebook>.png (zh/NN_x → zh_NN_x.png)."""
+    return os.path.join(ARTIFACTS, rel_path[:-len(".ipynb")].replace("/", "_") + ".png")
 
 
-@pytest.fixture(scope="module")
-def jupyterlab(tmp_path_factory):
-    if not os.path.exists(CHROMIUM):
-        pytest.fail("chromium is not installed (apt-get install chromium; `make test-ui` does it)")
-    root = tmp_path_factory.mktemp("lab")
+def drive(nb: NotebookPage, runs: int) -> None:
+    """Saved widgets show on opening (the copy is trusted); Run All ``runs`` times, checking outputs and widgets
+    after each; then use every widget."""
+    nb.check_widgets_rendered("opening the notebook (its saved widget state)")
+    for run in range(1, runs + 1):
+        label = f"Run All #{run}"
+        nb.run_all(label)
+        nb.check_stderr(label, exact=run == 1)  # a warning shown once per process may not repeat in run 2
+        nb.check_widgets_rendered(label)
+    interact(nb)
+    nb.check_widgets_rendered("the widget interactions")
+    nb.check_no_widget_failures()
+    nb.check_stderr("the widget interactions", exact=False)
+
+
+@pytest.mark.parametrize("rel_path, runs", CASES)
+def test_notebook_in_jupyterlab(jupyterlab, browser, artifacts, rel_path, runs):
+    context = browser.new_context(viewport=VIEWPORT)
+    nb = NotebookPage(context.new_page(), jupyterlab.url, jupyterlab.token, rel_path,
+                      os.path.join(jupyterlab.root, rel_path))
+    try:
+        try:
+            nb.open()
+            drive(nb, runs)
+        finally:
+            nb.screenshot(screenshot_name(rel_path))
+        nb.check_log_console()
+        nb.check_browser_console()
+    finally:
+        jupyterlab.shut_down(rel_path)
+        context.close()
+
+
+def test_widgets_work_in_jupyterlab(jupyterlab, browser):
+    """The smallest notebook using the widgets: the desc explorer's dropdown and the coffee's top-5 (one run)."""
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_code_cell(c) for c in CELLS]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(nb, str(root / "ui.ipynb"))
-    port = free_port()
-    env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(root / "runtime"), PYTHONPATH=ROOT)
-    proc = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-                             f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",
-                             "--LabApp.news_url=", "--allow-root"],
-                            env=env, stdout=subprocess.DEVNULL, stderr=open(root / "lab.log", "w"))
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 90
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/api/status?token={TOKEN}", timeout=2)
-            break
-        except OSError:
-            if time.monotonic() > deadline or proc.poll() is not None:
-                proc.kill()
-                pytest.fail("JupyterLab did not start:\n" + (root / "lab.log").read_text()[-2000:])
-            time.sleep(0.5)
-    yield url
-    proc.terminate()
+    path = os.path.join(jupyterlab.root, "ui.ipynb")
+    nbformat.write(nb, path)
+    context = browser.new_context(viewport=VIEWPORT)
+    page = NotebookPage(context.new_page(), jupyterlab.url, jupyterlab.token, "ui.ipynb", path)
     try:
-        proc.wait(15)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
-def test_widgets_work_in_jupyterlab(jupyterlab):
-    from playwright.sync_api import sync_playwright
-    artifacts = os.path.join(ROOT, "artifacts")
-    os.makedirs(artifacts, exist_ok=True)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROME_ARGS, headless=True)
-        page = browser.new_page(viewport={"width": 1400, "height": 1100})
         try:
-            page.goto(f"{jupyterlab}/lab/tree/ui.ipynb?token={TOKEN}", timeout=120_000)
-            page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=120_000)
-            try:  # JupyterLab asks which kernel to start for a notebook it has not opened before
-                page.locator(".jp-Dialog button", has_text="Select").click(timeout=30_000)
-            except Exception:
-                pass
-            page.wait_for_selector(".jp-Dialog", state="detached", timeout=30_000)
-            page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
-            page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-            page.wait_for_selector(".acl-teach-top5", timeout=180_000)
-            labels = page.locator(".acl-teach-bar-label").all_inner_texts()
-            assert len(labels) == 5 and labels[0] == "967 espresso"
-            desc = page.locator(".acl-teach-desc")
-            assert "301056" in desc.inner_text() and "ACL_FLOAT16" in desc.inner_text()
-            page.locator(".widget-dropdown select").first.select_option(index=1)
-            page.wait_for_function("document.querySelector('.acl-teach-desc').innerText.includes('4000')",
-                                   timeout=30_000)
-            text = desc.inner_text()
-            assert ":0:prob" in text and "ACL_FLOAT" in text and "301056" not in text
+            page.open()
+            page.run_all("Run All")
+            page.check_stderr("Run All", exact=True)
+            (desc,) = page.page.locator(".jp-OutputArea-output", has=page.page.locator(".acl-teach-desc")).all()
+            check_desc_explorer(page, desc, {None: {
+                "input 0: data": {"size": "301056", "data_type": "1 (ACL_FLOAT16)"},
+                "output 0: /Softmax:0:prob": {"size": "4000", "data_type": "0 (ACL_FLOAT)"}}})
+            (top5,) = page.page.locator(".jp-OutputArea-output", has=page.page.locator(".acl-teach-top5")).all()
+            check_top5(page, top5, first="967 espresso")
         finally:
-            page.screenshot(path=os.path.join(artifacts, "ui_widgets.png"), full_page=True)
-            browser.close()
+            os.makedirs(os.path.dirname(ARTIFACTS), exist_ok=True)
+            page.screenshot(os.path.join(os.path.dirname(ARTIFACTS), "ui_widgets.png"))
+        page.check_log_console()
+        page.check_browser_console()
+    finally:
+        jupyterlab.shut_down("ui.ipynb")
+        context.close()
+
+
+PROVOKED = [
+    "import sys\nprint('provoked', file=sys.stderr)",
+    "from IPython.display import display\n"
+    "display({'application/vnd.jupyter.widget-view+json': {'model_id': 'no-such-model', 'version_major': 2, "
+    "'version_minor': 0}, 'text/plain': 'Button'}, raw=True)",
+    "import ipywidgets as w\nboom = w.Button(description='boom')\nboom.on_click(lambda _: 1 / 0)\nboom",
+]
+
+
+def test_checks_catch_failures(jupyterlab, browser):
+    """The checks are not vacuous: a stderr line, a widget that cannot render and a callback that raises all fail."""
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in PROVOKED]
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path = os.path.join(jupyterlab.root, "provoked.ipynb")
+    nbformat.write(nb, path)
+    context = browser.new_context(viewport=VIEWPORT)
+    page = NotebookPage(context.new_page(), jupyterlab.url, jupyterlab.token, "provoked.ipynb", path)
+    try:
+        page.open()
+        page.run_all("Run All")
+        with pytest.raises(AssertionError, match=r"(?s)code cell 1 .*wrote to stderr.*provoked"):
+            page.check_stderr("Run All", exact=True)
+        with pytest.raises(AssertionError, match=r"(?s)code cell 2 .*widget output"):
+            page.check_widgets_rendered("Run All")
+        with pytest.raises(AssertionError, match=r"(?s)widget model not found"):
+            page.check_browser_console()
+        page.log_console()
+        page.page.locator(".widget-button", has_text="boom").click()
+        page.wait("() => document.querySelectorAll('.jp-LogConsolePanel [data-log-level]').length > 0",
+                  "the callback's exception in the log console")
+        with pytest.raises(AssertionError, match=r"(?s)\[error\].*ZeroDivisionError"):
+            page.check_log_console()
+    finally:
+        jupyterlab.shut_down("provoked.ipynb")
+        context.close()
