@@ -521,3 +521,16 @@ def test_yuv_view_takes_a_media_step_picture_and_stops_reading_once_it_is_releas
     at.media.close_channel(ch)
     at.release_resources(res)
     at.finalize()
+
+
+def test_widgets_carry_the_css_classes_the_browser_test_finds_them_by(step_api, default_om):
+    from acl_teach.widgets import ErrorExplainer, LedgerView, PipelineStepper
+    stepper = PipelineStepper(default_om, "data/images/coffee.png")
+    assert "acl-teach-stepper" in stepper._dom_classes and "acl-teach-stepper-status" in stepper.status._dom_classes
+    assert all("acl-teach-step" in b._dom_classes for b in stepper.buttons)
+    explainer = ErrorExplainer(107000)
+    assert ("acl-teach-error-explainer", "acl-teach-error-code", "acl-teach-error-pick", "acl-teach-error-text") == (
+        explainer._dom_classes[0], explainer.code._dom_classes[0], explainer.pick._dom_classes[0],
+        explainer.out._dom_classes[0])
+    ledger = LedgerView()
+    assert "acl-teach-ledger" in ledger._dom_classes and "acl-teach-ledger-refresh" in ledger.button._dom_classes

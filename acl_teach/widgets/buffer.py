@@ -76,6 +76,9 @@ class BufferView(FullText, w.VBox):
                        f"<details style='display:inline'><summary>address</summary><code>{self.ptr:#x}</code></details>")
         super().__init__([title, self.notice, self.hex_box, self.dtype_choice,
                           self.array_box, self.pictures])
+        self.add_class("acl-teach-buffer")
+        self.dtype_choice.add_class("acl-teach-buffer-dtype")
+        self.array_box.add_class("acl-teach-buffer-values")
         self.render()
 
     @guarded

@@ -82,6 +82,7 @@ class DescExplorer(FullText, w.VBox):
         self.choice.observe(safe_callback(self, lambda _: self.render(), "switching tensor"), names="value")
         super().__init__(([self.model] if len(self.descs) > 1 else []) +
                          [self.title, self.choice, self.notice, self.table])
+        self.add_class("acl-teach-desc-explorer")
 
     @property
     def desc(self) -> Desc:
@@ -159,6 +160,7 @@ class DimsView(FullText, w.HTML):
         self.failure: Optional[str] = None
         self.tensors = [(kind, t) for kind, ts in (("input", desc.inputs), ("output", desc.outputs)) for t in ts]
         super().__init__()
+        self.add_class("acl-teach-dims")
         self.render()
 
     @property

@@ -45,6 +45,10 @@ class ErrorExplainer(FullText, w.VBox):
         self.code.observe(safe_callback(self, lambda _: self.refresh(), "explaining the code"), names="value")
         self.pick.observe(safe_callback(self, self._picked, "picking a code"), names="value")
         super().__init__([w.HBox([self.code, self.pick]), self.notice, self.out])
+        self.add_class("acl-teach-error-explainer")
+        self.code.add_class("acl-teach-error-code")
+        self.pick.add_class("acl-teach-error-pick")
+        self.out.add_class("acl-teach-error-text")
         self.refresh()
 
     def _picked(self, change: dict) -> None:

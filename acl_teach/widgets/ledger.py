@@ -63,6 +63,8 @@ class LedgerView(FullText, w.VBox):
         self.button = w.Button(description="refresh")
         self.button.on_click(safe_callback(self, lambda _: self.refresh(), "refresh"))
         super().__init__([self.button, self.notice, self.table])
+        self.add_class("acl-teach-ledger")
+        self.button.add_class("acl-teach-ledger-refresh")
         self.refresh()
 
     def _read(self) -> List[Any]:

@@ -73,6 +73,10 @@ class PipelineStepper(FullText, w.VBox):
         self.ledger = LedgerView()
         super().__init__([w.GridBox(self.buttons, layout=w.Layout(grid_template_columns="repeat(4, 280px)")),
                           self.restart_button, self.status, self.record_box, self.ledger])
+        self.add_class("acl-teach-stepper")
+        self.status.add_class("acl-teach-stepper-status")
+        for b in self.buttons:
+            b.add_class("acl-teach-step")
         self._show(None)
 
     def lost(self) -> Optional[str]:

@@ -227,6 +227,7 @@ class YuvView(FullText, w.VBox):
                            self._captioned("UV plane (interleaved)", self.uv_image),
                            self._captioned("RGB preview (BT.601)", self.rgb_image)])
         super().__init__([self.title, self.notice, w.HBox([pictures, self.arith]), w.HTML(legend())])
+        self.add_class("acl-teach-yuv")
         self.render()
 
     def _role(self) -> str:
