@@ -73,12 +73,18 @@ def open_channel() -> Channel:
 
 def close_channel(channel: Channel) -> Release:
     """dvpp_destroy_channel -> dvpp_destroy_channel_desc (twice is a no-op that says so)."""
-    if channel.released:
-        return Release.nothing_to_do("DVPP channel", "this channel was already closed; nothing to do.")
-    rec = Release(what="DVPP channel")
-    rec.check("acl.media.dvpp_destroy_channel", channel.channel_desc)
-    rec.check("acl.media.dvpp_destroy_channel_desc", channel.channel_desc)
-    channel.released = True
+    return _release(channel, "DVPP channel", (("acl.media.dvpp_destroy_channel", channel.channel_desc),
+                                              ("acl.media.dvpp_destroy_channel_desc", channel.channel_desc)))
+
+
+def _release(record: Any, what: str, calls: Tuple[Tuple[str, int], ...]) -> Release:
+    """Make the release calls once; a second release (a re-run cell) changes nothing and says so."""
+    if record.released:
+        return Release.nothing_to_do(what, f"this {what} was already released; nothing to do.")
+    rec = Release(what=what)
+    for api, handle in calls:
+        rec.check(api, handle)
+    record.released = True
     return rec
 
 
@@ -231,13 +237,8 @@ def crop(picture: Picture, left: int, top: int, width: int, height: int, channel
 
 def release_picture(picture: Picture) -> Release:
     """dvpp_destroy_pic_desc -> dvpp_free (DVPP memory goes back through acl.media, never acl.rt.free)."""
-    if picture.released:
-        return Release.nothing_to_do("picture", "this picture was already released; nothing to do.")
-    rec = Release(what="picture")
-    rec.check("acl.media.dvpp_destroy_pic_desc", picture.pic_desc)
-    rec.check("acl.media.dvpp_free", picture.ptr)
-    picture.released = True
-    return rec
+    return _release(picture, "picture", (("acl.media.dvpp_destroy_pic_desc", picture.pic_desc),
+                                         ("acl.media.dvpp_free", picture.ptr)))
 
 
 def picture_dataset(picture: Picture, desc: Optional[Desc] = None) -> Dataset:

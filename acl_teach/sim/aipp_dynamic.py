@@ -177,19 +177,25 @@ def set_aipp_src_image_size(api, aipp_parm_set, src_image_size_w, src_image_size
     return 0
 
 
+def _switched(api: str, handle: int, batch_index: int, switch: int, key: str) -> Tuple[Optional[dict], int]:
+    """(the batch entry with its switch stored, 0), or (None, code): the prologue every per-batch setter shares."""
+    _small(switch, 0, 255, "unsigned byte integer")
+    obj, ret = _aipp(api, handle)
+    ret = ret or _batch(api, obj, batch_index) or _in_range(api, [switch], SWITCH, key)
+    if ret:
+        return None, ret
+    entry = obj.per_batch[batch_index]
+    entry[key] = switch
+    return entry, 0
+
+
 @binding("acl.mdl.set_aipp_crop_params", "kiiiiiK")
 def set_aipp_crop_params(api, aipp_parm_set, crop_switch, load_start_pos_w, load_start_pos_h, crop_size_w,
                          crop_size_h, batch_index):
     """Crop of one batch entry: starts in [0, 4095], sizes in [1, 4096] (fit and evenness: set_input_aipp)."""
-    _small(crop_switch, 0, 255, "unsigned byte integer")
-    obj, ret = _aipp(api, aipp_parm_set)
-    ret = ret or _batch(api, obj, batch_index) or _in_range(api, [crop_switch], SWITCH, "cropSwitch")
-    if ret:
+    entry, ret = _switched(api, aipp_parm_set, batch_index, crop_switch, "cropSwitch")
+    if ret or not crop_switch:
         return ret
-    entry = obj.per_batch[batch_index]
-    entry["cropSwitch"] = crop_switch
-    if not crop_switch:
-        return 0
     ret = _in_range(api, [load_start_pos_w, load_start_pos_h], (0, 4095), "a crop start") or \
         _in_range(api, [crop_size_w, crop_size_h], IMAGE_SIZE, "a crop size")
     if ret:
@@ -201,15 +207,9 @@ def set_aipp_crop_params(api, aipp_parm_set, crop_switch, load_start_pos_w, load
 @binding("acl.mdl.set_aipp_padding_params", "kiiiiiK")
 def set_aipp_padding_params(api, aipp_parm_set, padding_switch, top, bottom, left, right, batch_index):
     """Padding of one batch entry: each side in [0, 32]."""
-    _small(padding_switch, 0, 255, "unsigned byte integer")
-    obj, ret = _aipp(api, aipp_parm_set)
-    ret = ret or _batch(api, obj, batch_index) or _in_range(api, [padding_switch], SWITCH, "paddingSwitch")
-    if ret:
+    entry, ret = _switched(api, aipp_parm_set, batch_index, padding_switch, "paddingSwitch")
+    if ret or not padding_switch:
         return ret
-    entry = obj.per_batch[batch_index]
-    entry["paddingSwitch"] = padding_switch
-    if not padding_switch:
-        return 0
     ret = _in_range(api, [top, bottom, left, right], PADDING, "a padding size")
     if ret:
         return ret
