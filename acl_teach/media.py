@@ -185,26 +185,32 @@ def _vpc_output(width: int, height: int, format: str) -> Picture:
                    height_stride=dvpp.align_up(height, ha), format=format)
 
 
-def resize(picture: Picture, width: int, height: int, channel: Channel, resources: Resources,
-           format: Optional[str] = None) -> Picture:
-    """A VPC output picture -> resize config -> dvpp_vpc_resize_async -> synchronize."""
-    _usable(channel, picture)
-    rec = _vpc_output(_size("width", width), _size("height", height), format or picture.format)
-    _format(rec.format)
+def _vpc(rec: Picture, picture: Picture, channel: Channel, resources: Resources, api: str, create: tuple,
+         destroy: str) -> Picture:
+    """Output picture -> its config -> the VPC call -> synchronize; the config always destroyed, a failed output freed."""
     config = 0
     try:
         _new_picture(rec)
-        config = rec.call("acl.media.dvpp_create_resize_config")
-        rec.check("acl.media.dvpp_vpc_resize_async", channel.channel_desc, picture.pic_desc, rec.pic_desc, config,
-                  resources.stream)
+        config = rec.call(*create)
+        rec.check(api, channel.channel_desc, picture.pic_desc, rec.pic_desc, config, resources.stream)
         rec.check("acl.rt.synchronize_stream", resources.stream)
     except Exception:
         _discard(rec)
         raise
     finally:
         if config:
-            rec.call("acl.media.dvpp_destroy_resize_config", config)
+            rec.call(destroy, config)
     return rec
+
+
+def resize(picture: Picture, width: int, height: int, channel: Channel, resources: Resources,
+           format: Optional[str] = None) -> Picture:
+    """A VPC output picture -> resize config -> dvpp_vpc_resize_async -> synchronize."""
+    _usable(channel, picture)
+    rec = _vpc_output(_size("width", width), _size("height", height), format or picture.format)
+    _format(rec.format)
+    return _vpc(rec, picture, channel, resources, "acl.media.dvpp_vpc_resize_async",
+                ("acl.media.dvpp_create_resize_config",), "acl.media.dvpp_destroy_resize_config")
 
 
 def crop(picture: Picture, left: int, top: int, width: int, height: int, channel: Channel, resources: Resources,
@@ -219,20 +225,9 @@ def crop(picture: Picture, left: int, top: int, width: int, height: int, channel
         _size(what, value)
     out_w, out_h = out_size or (width, height)
     rec = _vpc_output(_size("output width", out_w), _size("output height", out_h), picture.format)
-    roi = 0
-    try:
-        _new_picture(rec)
-        roi = rec.call("acl.media.dvpp_create_roi_config", left, left + width - 1, top, top + height - 1)
-        rec.check("acl.media.dvpp_vpc_crop_async", channel.channel_desc, picture.pic_desc, rec.pic_desc, roi,
-                  resources.stream)
-        rec.check("acl.rt.synchronize_stream", resources.stream)
-    except Exception:
-        _discard(rec)
-        raise
-    finally:
-        if roi:
-            rec.call("acl.media.dvpp_destroy_roi_config", roi)
-    return rec
+    return _vpc(rec, picture, channel, resources, "acl.media.dvpp_vpc_crop_async",
+                ("acl.media.dvpp_create_roi_config", left, left + width - 1, top, top + height - 1),
+                "acl.media.dvpp_destroy_roi_config")
 
 
 def release_picture(picture: Picture) -> Release:
