@@ -13,7 +13,7 @@ import threading
 import types
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
 
 import numpy as np
 
@@ -275,10 +275,12 @@ _RET_ONLY = {"acl.init", "acl.finalize", "acl.rt.set_device", "acl.rt.reset_devi
 
 # -- reading what the learner built -----------------------------------------------------------------------------
 def _desc(desc: Any):
-    """An ``at.Desc`` for a step-API desc or a raw model desc handle (read with documented calls); None if neither."""
+    """An ``at.Desc`` for a step-API desc, a record holding one (``.model_desc``) or a raw model desc handle (read
+    with documented calls); None if none of these."""
     from .model import Desc, _tensors
     if isinstance(desc, Desc):
         return desc
+    desc = getattr(desc, "model_desc", desc)
     if not isinstance(desc, int) or isinstance(desc, bool) or desc == 0:
         return None
     acl = backend.acl()
@@ -438,16 +440,29 @@ def _size_hint(size: int, t: Any, kind: str) -> Feedback:
                f"{t.size} = {elements} x {item} 字节 {t.type_name}。{hint_zh}")
 
 
+def _desc_tensors(desc: Any, kind: str) -> Tuple[Any, list]:
+    """(the desc, its input or output tensors), or (None, []) when either argument is not usable."""
+    d = _desc(desc)
+    if d is None or kind not in ("input", "output"):
+        return None, []
+    return d, d.inputs if kind == "input" else d.outputs
+
+
+def _wrong_kind(desc: Any) -> Feedback:
+    """The feedback for a checker given something other than a desc and 'input'/'output'."""
+    return _wrong_type("a model desc and kind 'input' or 'output'", desc, "模型描述和 kind（'input' 或 'output'）")
+
+
 @checker
 def check_buffer_size(size_fn: Any, desc: Any, kind: str = "output") -> Feedback:
     """Exercise 03: the learner's size_fn(model_desc, index) computes bytes from dims and data type."""
     bad = _need_function(size_fn, "tensor_bytes")
     if bad is not None:
         return bad
-    d = _desc(getattr(desc, "model_desc", desc))
-    if d is None or kind not in ("input", "output"):
-        return _wrong_type("a model desc and kind 'input' or 'output'", desc, "模型描述和 kind（'input' 或 'output'）")
-    for t in (d.inputs if kind == "input" else d.outputs):
+    d, tensors = _desc_tensors(desc, kind)
+    if d is None:
+        return _wrong_kind(desc)
+    for t in tensors:
         run = run_recorded(size_fn, d.model_desc, t.index)
         bad = _raised(run, "tensor_bytes")
         if bad is not None:
@@ -461,9 +476,8 @@ def check_buffer_size(size_fn: Any, desc: Any, kind: str = "output") -> Feedback
             return _wrong_type("a byte count (int)", run.result, "字节数（int）")
         if int(run.result) != t.size:
             return _size_hint(int(run.result), t, kind)
-    return _ok(f"every {kind} size matches the desc: " + "; ".join(t.size_arithmetic for t in
-                                                                    (d.inputs if kind == "input" else d.outputs)),
-               "每个大小都与 desc 一致：" + "；".join(t.size_arithmetic for t in (d.inputs if kind == "input" else d.outputs)))
+    return _ok(f"every {kind} size matches the desc: " + "; ".join(t.size_arithmetic for t in tensors),
+               "每个大小都与 desc 一致：" + "；".join(t.size_arithmetic for t in tensors))
 
 
 # -- 04 ----------------------------------------------------------------------------------------------------------
@@ -473,9 +487,9 @@ def check_dataset(build_fn: Any, desc: Any, kind: str = "output") -> Feedback:
     bad = _need_function(build_fn, "build_dataset")
     if bad is not None:
         return bad
-    d = _desc(getattr(desc, "model_desc", desc))
-    if d is None or kind not in ("input", "output"):
-        return _wrong_type("a model desc and kind 'input' or 'output'", desc, "模型描述和 kind（'input' 或 'output'）")
+    d, _ = _desc_tensors(desc, kind)
+    if d is None:
+        return _wrong_kind(desc)
     run = run_recorded(build_fn, d.model_desc)
     try:
         bad = _bad_dataset(run, d, kind)
@@ -498,7 +512,7 @@ def _bad_dataset(run: Run, d: Any, kind: str) -> Optional[Feedback]:
 
 def _dataset_verdict(run: Run, d: Any, kind: str) -> Feedback:
     """Count, size and placement of each buffer of the learner's dataset."""
-    tensors = d.inputs if kind == "input" else d.outputs
+    _, tensors = _desc_tensors(d, kind)
     bufs = _buffers(run.result)
     if len(bufs) != len(tensors):
         return _no(f"your {kind} dataset holds {len(bufs)} data buffer(s); the model has {len(tensors)} {kind}(s) — "
@@ -527,7 +541,7 @@ def _reference(image: str, t: Any, recipe: Optional[dict]) -> np.ndarray:
 @checker
 def check_input_array(array: Any, desc: Any, image: Any, recipe: Optional[dict] = None, index: int = 0) -> Feedback:
     """Exercise 05: the learner's array (or preprocess function) matches the reference recipe on ``image``."""
-    d = _desc(getattr(desc, "model_desc", desc))
+    d = _desc(desc)
     if d is None or not 0 <= index < len(d.inputs):
         return _wrong_type("the model's desc", desc, "模型描述")
     if not isinstance(image, str) or not os.path.isfile(image):
@@ -618,7 +632,7 @@ def check_device_input(copy_fn: Any, dataset: Any, desc: Any, image: Any, recipe
     bad = _need_function(copy_fn, "copy_in")
     if bad is not None:
         return bad
-    handle, d = _dataset_handle(dataset), _desc(getattr(desc, "model_desc", desc))
+    handle, d = _dataset_handle(dataset), _desc(desc)
     if handle is None or d is None or not isinstance(image, str):
         return _wrong_type("the input dataset, the model's desc and the image path", dataset,
                            "输入数据集、模型描述和图片路径")
@@ -878,7 +892,7 @@ def check_gear(set_gear: Any, model_id: Any, dataset: Any, desc: Any) -> Feedbac
     bad = _need_function(set_gear, "set_gear")
     if bad is not None:
         return bad
-    d = _desc(getattr(desc, "model_desc", desc))
+    d = _desc(desc)
     if d is None or _dataset_handle(dataset) is None or not isinstance(model_id, int):
         return _wrong_type("model_id, the input dataset and the model desc", desc, "model_id、输入数据集和模型描述")
     gears = sorted(d.dynamic_batch)
