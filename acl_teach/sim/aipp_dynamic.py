@@ -345,20 +345,26 @@ def _aipp_input(inputs, index: int) -> Tuple[Optional[dict], str]:
                   f"[{names.index(A.DYNAMIC_DATA_NAME) if A.DYNAMIC_DATA_NAME in names else '-'}]")
 
 
+def _model_inputs(api: str, model_id: int, index: int) -> Tuple[Optional[list], int]:
+    """(the loaded model's inputs, 0) when ``index`` is one of them, else (None, the code ACL returns)."""
+    loaded, ret = get_model(api, model_id)
+    if ret:
+        return None, ret
+    inputs = loaded.model.inputs
+    if index >= len(inputs):
+        return None, fail(100000, api, f"index[{index}] should be smaller than {len(inputs)}.")
+    return inputs, 0
+
+
 @binding("acl.mdl.set_input_aipp", "Ikkk", needs=INIT)
 def set_input_aipp(api, model_id, dataset, index, aipp_parm_set):
     """Check the set against the model and write it into the dataset's ascend_dynamic_aipp_data buffer ``index``."""
     if dataset == 0 or lookup_dataset(dataset) is None:
         return fail(100000, api, f"{state().describe_handle(dataset)} is not a live aclmdlDataset.")
     obj, ret = _aipp(api, aipp_parm_set)
+    inputs, ret = (None, ret) if ret else _model_inputs(api, model_id, index)
     if ret:
         return ret
-    loaded, ret = get_model(api, model_id)
-    if ret:
-        return ret
-    inputs = loaded.model.inputs
-    if index >= len(inputs):
-        return fail(100000, api, f"index[{index}] should be smaller than {len(inputs)}.")
     linked, why = _aipp_input(inputs, index)
     why = why or _model_problem(linked, obj) or _params_problem(obj)
     if why:
@@ -376,12 +382,9 @@ def set_aipp_by_input_index(api, model_id, dataset, index, aipp_parm_set):
     if ds is None or index >= len(ds.buffers):
         return fail(100000, api, f"input param is invalid, dataset {state().describe_handle(dataset)}, "
                     f"index[{index}].")
-    loaded, ret = get_model(api, model_id)
+    inputs, ret = _model_inputs(api, model_id, index)
     if ret:
         return ret
-    inputs = loaded.model.inputs
-    if index >= len(inputs):
-        return fail(100000, api, f"index[{index}] should be smaller than {len(inputs)}.")
     aipp = inputs[index].get("aipp") or {}
     if aipp.get("type") != ACL_DATA_WITH_DYNAMIC_AIPP:
         return fail(500001, api, f"input {index} has no dynamic aipp linked.")
