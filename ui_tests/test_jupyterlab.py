@@ -70,15 +70,20 @@ def test_notebook_in_jupyterlab(jupyterlab, browser, artifacts, rel_path, runs):
         context.close()
 
 
-def test_widgets_work_in_jupyterlab(jupyterlab, browser):
-    """The smallest notebook using the widgets: the desc explorer's dropdown and the coffee's top-5 (one run)."""
+def scratch_notebook(jupyterlab, browser, name: str, cells: list):
+    """(browser context, page) for a notebook of ``cells`` written into the served folder as ``name``."""
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in CELLS]
+    nb.cells = [nbformat.v4.new_code_cell(c) for c in cells]
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = os.path.join(jupyterlab.root, "ui.ipynb")
+    path = os.path.join(jupyterlab.root, name)
     nbformat.write(nb, path)
     context = browser.new_context(viewport=VIEWPORT)
-    page = NotebookPage(context.new_page(), jupyterlab.url, jupyterlab.token, "ui.ipynb", path)
+    return context, NotebookPage(context.new_page(), jupyterlab.url, jupyterlab.token, name, path)
+
+
+def test_widgets_work_in_jupyterlab(jupyterlab, browser):
+    """The smallest notebook using the widgets: the desc explorer's dropdown and the coffee's top-5 (one run)."""
+    context, page = scratch_notebook(jupyterlab, browser, "ui.ipynb", CELLS)
     try:
         try:
             page.open()
@@ -111,13 +116,7 @@ PROVOKED = [
 
 def test_checks_catch_failures(jupyterlab, browser):
     """The checks are not vacuous: a stderr line, a widget that cannot render and a callback that raises all fail."""
-    nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_code_cell(c) for c in PROVOKED]
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    path = os.path.join(jupyterlab.root, "provoked.ipynb")
-    nbformat.write(nb, path)
-    context = browser.new_context(viewport=VIEWPORT)
-    page = NotebookPage(context.new_page(), jupyterlab.url, jupyterlab.token, "provoked.ipynb", path)
+    context, page = scratch_notebook(jupyterlab, browser, "provoked.ipynb", PROVOKED)
     try:
         page.open()
         page.run_all("Run All")
