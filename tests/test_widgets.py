@@ -213,6 +213,7 @@ def test_the_notice_names_the_cell_as_jupyterlab_numbers_it():
     from acl_teach.widgets._snapshot import released_notice, where_released
     assert where_released("cell In[7], line 2") == " in cell [7]"
     assert where_released("demo.py:12") == " at demo.py:12" and where_released(None) == ""
+    assert where_released("a widget click") == " from a widget click"
     assert released_notice("cell In[7], line 2", by="acl.rt.free") == \
         "released in cell [7] (by acl.rt.free) — showing what it held then"
 

@@ -20,11 +20,14 @@ MEMORY_KINDS = ("device memory", "host memory", "dvpp memory")
 
 
 def where_released(released_at: Optional[str]) -> str:
-    """' in cell [5]' from the ledger's 'cell In[5], line 3', ' at file.py:12' from a script, '' if unknown."""
+    """' in cell [5]' from the ledger's 'cell In[5], line 3', ' at file.py:12' from a script, ' from a widget click'
+    for what a widget's button did, '' if unknown."""
     if not released_at:
         return ""
     cell = re.match(r"cell In\[(\d+)\]", released_at)
-    return f" in cell [{cell.group(1)}]" if cell else f" at {released_at}"
+    if cell:
+        return f" in cell [{cell.group(1)}]"
+    return f" at {released_at}" if re.search(r":\d+$", released_at) else f" from {released_at}"
 
 
 def released_notice(released_at: Optional[str] = None, what: str = "released", by: Optional[str] = None) -> str:
