@@ -29,13 +29,13 @@ import numpy as np
 
 # %% [markdown] tags=["lang:en"]
 # ## The pipeline stepper
-# Thirteen buttons, one per step. A step that is clicked too early is refused with the reason — the copy needs
+# Fourteen buttons for the thirteen steps (step 5 has two: the input and the output dataset). A step that is clicked too early is refused with the reason — the copy needs
 # the input buffers, the execute needs the copy — which is the order of the whole series in one widget. The first
 # stepper is yours to click from step 1; the second is clicked by code.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 流程单步器
-# 十三个按钮，每步一个。过早点击某一步会被拒绝并说明原因——复制需要输入缓冲，推理需要先复制——整个系列的顺序就在这一个控件里。第一个单步器
+# 十三个步骤共十四个按钮（第 5 步分为两个：输入数据集和输出数据集）。过早点击某一步会被拒绝并说明原因——复制需要输入缓冲，推理需要先复制——整个系列的顺序就在这一个控件里。第一个单步器
 # 留给你从第 1 步开始点击；第二个由代码点击。
 
 # %%
