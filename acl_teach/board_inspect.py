@@ -46,7 +46,7 @@ def leaks() -> Optional[List]:
     return None
 
 
-def reset(config=None, explain=None) -> None:
+def reset(config=None, explain=None, keep_process=True) -> None:
     """A real process cannot be reset from Python; nothing to do."""
 
 

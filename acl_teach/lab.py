@@ -58,6 +58,17 @@ def checker(fn: Callable[..., Feedback]) -> Callable[..., Feedback]:
     return guarded
 
 
+def _uses_process(fn: Callable[..., Feedback]) -> Callable[..., Feedback]:
+    """A checker that runs acl calls in the learner's initialised process: say so clearly when it is not."""
+    import functools
+
+    @functools.wraps(fn)
+    def ready_first(*args: Any, **kwargs: Any) -> Feedback:
+        bad = _not_ready()
+        return bad if bad is not None else fn(*args, **kwargs)
+    return ready_first
+
+
 def _ok(en: str, zh: str) -> Feedback:
     """A pass, in both languages."""
     return Feedback(True, en, zh)
@@ -74,17 +85,41 @@ def setup(quiet: Optional[bool] = None) -> ModuleType:
     ``quiet=False`` turns the simulator's explanations on: why a call failed, warnings, and the leak
     report of ``acl.finalize()``, all on stderr. The default is quiet unless the environment variable
     ``ACL_TEACH_EXPLAIN=1`` is set (the notebook leak test sets it, so a leak cannot hide).
+    Re-running it (Run All again) gives the simulator fresh resources but the same process, as a kernel is
+    one process on a board: if acl.init already ran, the next acl.init returns 100002.
     """
     if quiet is None:
         quiet = os.environ.get("ACL_TEACH_EXPLAIN", "") not in ("1", "true", "yes", "on")
     name = backend.use("auto")
     state.reset(simulator=False)
-    backend.inspector().reset(explain=not quiet)
+    backend.inspector().reset(explain=not quiet, keep_process=True)
     backend.inspector().install()
     module = backend.acl()
     print(f"backend: {'real pyACL on an Ascend NPU' if name == 'npu' else 'acl-teach simulator'}, "
           f"SoC {module.get_soc_name()}")
     return module
+
+
+def run_program(source: str, name: str = "program.py", env: Optional[Dict[str, str]] = None) -> int:
+    """Run a complete pyACL program in a child process (its own acl.init … acl.finalize) and print its output.
+
+    A kernel is one process: it inits once and finalizes when it exits. A program that must init and finalize
+    itself (or show init -> finalize -> init) gets a process of its own: ``python3 program.py`` on a board,
+    ``python -m acl_teach.sim program.py`` on the simulator. Returns the exit status.
+    """
+    import subprocess
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="acl_teach_program_")
+    path = os.path.join(folder, name)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(source)
+    argv = [sys.executable] + (["-m", "acl_teach.sim"] if on_simulator() else []) + [path]
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=folder, env=dict(os.environ, **(env or {})),
+                          timeout=600)
+    print(done.stdout, end="")
+    if done.stderr:
+        print(done.stderr.replace(folder + os.sep, ""), end="", file=sys.stderr)
+    return done.returncode
 
 
 def on_simulator() -> bool:
@@ -133,6 +168,10 @@ class Run:
     calls: List[Call] = field(default_factory=list)
     error: Optional[BaseException] = None
 
+    def named_all(self) -> List[Call]:
+        """Every call the learner's own code made, in order."""
+        return [c for c in self.calls if c.mine]
+
     def named(self, api: str) -> List[Call]:
         """The learner's own calls of one API, in order (the step API's calls on its behalf do not count)."""
         return [c for c in self.calls if c.api == api and c.mine]
@@ -150,12 +189,41 @@ def _patch_points(acl: ModuleType):
                 yield mod, name, fn, "acl." + (space + "." if space else "") + name
 
 
+@dataclass(frozen=True)
+class Summary:
+    """What the recorder keeps of an object argument (bytes, an array, a function): a description, never the
+    object, so a pointer into a temporary (``bytes_to_ptr(arr.tobytes())``) dangles here as it does on a board."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return f"<{self.text}>"
+
+
+_SCALARS = (int, float, str, bool, type(None), np.integer, np.floating)
+
+
+def summary(value: Any) -> Any:
+    """Scalars as they are; tuples, lists and dicts of them item by item; any other object by a Summary."""
+    if isinstance(value, _SCALARS):
+        return value
+    if isinstance(value, (tuple, list)):
+        return type(value)(summary(v) for v in value)
+    if isinstance(value, dict):
+        return {k: summary(v) for k, v in value.items()}
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return Summary(f"{type(value).__name__} of {len(value)} bytes")
+    if isinstance(value, np.ndarray):
+        return Summary(f"ndarray {value.dtype} {list(value.shape)}")
+    return Summary(getattr(value, "__name__", type(value).__name__))
+
+
 def _recording(fn: Callable, api: str, calls: List[Call]) -> Callable:
-    """A wrapper that appends each call of ``fn`` to ``calls``."""
+    """A wrapper that appends a summary of each call of ``fn`` to ``calls`` (arguments are not kept alive)."""
     def wrapper(*args, **kwargs):
         caller = os.path.abspath(sys._getframe(1).f_code.co_filename)
         out = fn(*args, **kwargs)
-        calls.append(Call(api, args, out, threading.get_ident(), not caller.startswith(_PACKAGE)))
+        calls.append(Call(api, summary(args), summary(out), threading.get_ident(), not caller.startswith(_PACKAGE)))
         return out
     wrapper.__name__ = getattr(fn, "__name__", api)
     return wrapper
@@ -213,6 +281,29 @@ def cleanup(run: Run, keep: Sequence[Any] = ()) -> int:
             _resolve(release)(handle)
             undone += 1
     return undone
+
+
+def _not_ready() -> Optional[Feedback]:
+    """Feedback when this kernel's process is not initialised: checkers use the learner's process, never init it."""
+    initialised = getattr(backend.inspector(), "initialized", None)
+    if initialised is None or initialised():
+        return None
+    return _no("this kernel's process is not initialised: acl.init has not run, or acl.finalize already ran "
+               "(on CANN <= 8.0 a finalized process cannot init again). Run the notebook's first cells "
+               "(lab.setup() and acl.init()); if acl.finalize ran, restart the kernel and Run All.",
+               "本内核的进程没有初始化：acl.init 还没有运行，或 acl.finalize 已经运行过（CANN 8.0 及以前，进程 finalize 后"
+               "不能再次初始化）。请运行 notebook 开头的单元格（lab.setup() 和 acl.init()）；如果 finalize 已经运行，"
+               "请重启内核后 Run All。")
+
+
+def copy_kinds(direction: int) -> Tuple[int, ...]:
+    """The memcpy kinds a checker accepts for a host<->device copy: the direction itself, and on ACL_DEVICE
+    (a board) also DEVICE_TO_DEVICE, which notebook 13's run-mode rule and acllite use there."""
+    try:
+        run_mode, ret = backend.acl().rt.get_run_mode()
+    except Exception:
+        return (direction,)
+    return (direction, 3) if ret == 0 and run_mode == 0 else (direction,)
 
 
 def _first(*verdicts: Optional[Feedback]) -> Optional[Feedback]:
@@ -279,7 +370,7 @@ def _desc(desc: Any):
     with documented calls); None if none of these."""
     from .model import Desc, _tensors
     if isinstance(desc, Desc):
-        return desc
+        return None if desc.destroyed else desc
     desc = getattr(desc, "model_desc", desc)
     if not isinstance(desc, int) or isinstance(desc, bool) or desc == 0:
         return None
@@ -291,7 +382,7 @@ def _desc(desc: Any):
         rec.dynamic_batch = list(batch.get("batch", []))
     except Exception:
         return None
-    return rec
+    return rec if rec.inputs and rec.outputs else None  # a destroyed desc answers 0 inputs: never judge on it
 
 
 def _dataset_handle(dataset: Any) -> Optional[int]:
@@ -322,39 +413,74 @@ def read_device(ptr: int, size: int) -> Optional[bytes]:
 
 # -- 01 ----------------------------------------------------------------------------------------------------------
 @checker
-def check_init_codes(init_twice: Any, *numbers: Any) -> Feedback:
-    """Exercise 01: the learner's function calls acl.init() twice, returns both rets, and finalizes."""
-    bad = _need_function(init_twice if not numbers else (init_twice,) + numbers, "init_twice")
+@_uses_process
+def check_open_close(open_fn: Any, close_fn: Any) -> Feedback:
+    """Exercise 01: open_device(0) -> (context, stream) explicitly; close_device(0, context, stream) in reverse order."""
+    bad = _first(_need_function(open_fn, "open_device"), _need_function(close_fn, "close_device"))
     if bad is not None:
         return bad
-    run = run_recorded(init_twice)
-    inits, finals = run.named("acl.init"), run.named("acl.finalize")
-    if len(inits) >= 1 and not finals:
-        backend.acl().finalize()  # leave the process as the learner found it
-    bad = _raised(run, "init_twice")
+    opened = run_recorded(open_fn, 0)
+    bad = _first(_raised(opened, "open_device"), _process_calls(opened, "open_device"), _failed_calls(opened))
     if bad is not None:
+        cleanup(opened)
         return bad
-    if len(inits) < 2:
-        return _no(f"init_twice called acl.init() {len(inits)} time(s); call it twice and return both rets.",
-                   f"init_twice 调用了 {len(inits)} 次 acl.init()；请调用两次并返回两个返回值。")
+    made = {api: [_handle(c) for c in opened.named(api)] for api in ("acl.rt.create_context", "acl.rt.create_stream")}
+    verdict = _opened_verdict(opened, made)
+    if not verdict:
+        cleanup(opened)
+        return verdict
+    context, stream = opened.result
+    closed = run_recorded(close_fn, 0, context, stream)
+    bad = _first(_raised(closed, "close_device"), _process_calls(closed, "close_device"))
+    if bad is not None:
+        cleanup(opened)
+        return bad
+    return _closed_verdict(opened, closed, context, stream)
+
+
+def _opened_verdict(run: Run, made: Dict[str, list]) -> Feedback:
+    """set_device, then an explicit context and stream, returned as (context, stream)."""
+    if not run.named("acl.rt.set_device"):
+        return _no("open the device first: acl.rt.set_device(device_id).", "先打开 Device：acl.rt.set_device(device_id)。")
+    if not made["acl.rt.create_context"] or not made["acl.rt.create_stream"]:
+        return _no("create the Context and the Stream explicitly: acl.rt.create_context(device_id), then "
+                   "acl.rt.create_stream().",
+                   "请显式创建 Context 和 Stream：acl.rt.create_context(device_id)，然后 acl.rt.create_stream()。")
     got = run.result
-    want = (inits[0].ret, inits[1].ret)
+    want = (made["acl.rt.create_context"][-1], made["acl.rt.create_stream"][-1])
     if not isinstance(got, (tuple, list)) or tuple(got) != want:
-        return _no(f"return the two rets acl.init() gave you: they were {want}, your function returned {got!r:.40}.",
-                   f"请返回 acl.init() 给你的两个返回值：它们是 {want}，你的函数返回了 {got!r:.40}。")
-    if not finals:
-        return _no("call acl.finalize() at the end: the process stayed initialised (the checker finalized it).",
-                   "最后要调用 acl.finalize()：进程仍处于初始化状态（检查器替你调用了 finalize）。")
-    if want[0] != 0:
-        return _no(f"the first acl.init() returned {_explain(want[0])}: the process was already initialised — "
-                   "run acl.finalize() before the exercise.",
-                   f"第一次 acl.init() 返回 {_explain(want[0])}：进程已经初始化过了——做练习前先调用 acl.finalize()。")
-    if want[1] == 0:
-        return _no("both 0? The second acl.init() in the same process returns 100002 — did you call "
-                   "acl.finalize() in between?",
-                   "两个都是 0？同一进程中的第二次 acl.init() 返回 100002——你是否在中间调用了 acl.finalize()？")
-    return _ok(f"{want[0]} then {want[1]} (ACL_ERROR_REPEAT_INITIALIZE): a second init is reported, not fatal.",
-               f"先 {want[0]} 后 {want[1]}（ACL_ERROR_REPEAT_INITIALIZE）：第二次初始化只是被报告，不是致命错误。")
+        return _no(f"return (context, stream), the two handles your calls made, not {got!r:.40}.",
+                   f"请返回 (context, stream)，也就是你的调用创建的两个句柄，而不是 {got!r:.40}。")
+    return _ok("", "")
+
+
+def _closed_verdict(opened: Run, closed: Run, context: int, stream: int) -> Feedback:
+    """Stream, then Context, then Device released by their own calls; nothing of open_device left alive."""
+    order = [c.api for c in closed.named_all() if c.api in ("acl.rt.destroy_stream", "acl.rt.destroy_context",
+                                                            "acl.rt.reset_device")]
+    if order != ["acl.rt.destroy_stream", "acl.rt.destroy_context", "acl.rt.reset_device"]:
+        cleanup(opened)
+        return _no(f"close_device released {order or 'nothing'}; release in the reverse order of creation: "
+                   "destroy_stream, destroy_context, reset_device.",
+                   f"close_device 释放的顺序是 {order or '无'}；请按创建的相反顺序释放：destroy_stream、destroy_context、"
+                   "reset_device。")
+    bad = _failed_calls(closed)
+    if bad is not None:
+        cleanup(opened)
+        return bad
+    if [c.args[:1] for c in closed.named_all() if c.api == "acl.rt.destroy_stream"] != [(stream,)] or \
+            [c.args[:1] for c in closed.named_all() if c.api == "acl.rt.destroy_context"] != [(context,)]:
+        cleanup(opened)
+        return _no("destroy the stream and the context that open_device returned.",
+                   "请销毁 open_device 返回的 Stream 和 Context。")
+    live = backend.inspector().live()
+    if live:
+        return _no(f"still alive after close_device: {', '.join(e.kind for e in live)}.",
+                   f"close_device 之后仍然存活：{', '.join(e.kind for e in live)}。")
+    return _ok("Device -> Context -> Stream opened explicitly and released Stream -> Context -> Device; the process "
+               "stays initialised for the rest of the notebook.",
+               "按 Device -> Context -> Stream 显式打开，按 Stream -> Context -> Device 释放；进程在本 notebook 余下部分"
+               "保持初始化状态。")
 
 
 # -- 02 ----------------------------------------------------------------------------------------------------------
@@ -364,6 +490,7 @@ def _allocated(run: Run) -> Dict[int, int]:
 
 
 @checker
+@_uses_process
 def check_model_memory(load_fn: Any, path: Any) -> Feedback:
     """Exercise 02: the learner queries the sizes, allocates work and weight memory, loads with it."""
     bad = _need_function(load_fn, "load_with_my_memory")
@@ -449,11 +576,18 @@ def _desc_tensors(desc: Any, kind: str) -> Tuple[Any, list]:
 
 
 def _wrong_kind(desc: Any) -> Feedback:
-    """The feedback for a checker given something other than a desc and 'input'/'output'."""
+    """The feedback for a checker given something other than a live desc and 'input'/'output'."""
+    if isinstance(getattr(desc, "model_desc", desc), int) and not isinstance(desc, bool):
+        return _no(f"{getattr(desc, 'model_desc', desc)!r:.24} is not a live model desc: a model always has inputs "
+                   "and outputs, this one answers none. It was destroyed — after Run All the notebook's release "
+                   "cell destroys it. Re-run the cells that load the model and create the desc, then this check.",
+                   f"{getattr(desc, 'model_desc', desc)!r:.24} 不是有效的模型描述：模型总有输入和输出，它却一个也没有。"
+                   "它已被销毁——Run All 之后 notebook 的释放单元格会销毁它。请重新运行加载模型、创建 desc 的单元格，再运行本检查。")
     return _wrong_type("a model desc and kind 'input' or 'output'", desc, "模型描述和 kind（'input' 或 'output'）")
 
 
 @checker
+@_uses_process
 def check_buffer_size(size_fn: Any, desc: Any, kind: str = "output") -> Feedback:
     """Exercise 03: the learner's size_fn(model_desc, index) computes bytes from dims and data type."""
     bad = _need_function(size_fn, "tensor_bytes")
@@ -467,7 +601,8 @@ def check_buffer_size(size_fn: Any, desc: Any, kind: str = "output") -> Feedback
         bad = _raised(run, "tensor_bytes")
         if bad is not None:
             return bad
-        if not run.named(f"acl.mdl.get_{kind}_dims"):
+        if run.named(f"acl.mdl.get_{kind}_size_by_index") or not run.named(f"acl.mdl.get_{kind}_data_type") \
+                or not run.named(f"acl.mdl.get_{kind}_dims"):
             return _no(f"compute the size from acl.mdl.get_{kind}_dims and acl.mdl.get_{kind}_data_type of the desc "
                        "you are given: a number typed in, or get_*_size_by_index, is not the exercise.",
                        f"请用所给 desc 的 acl.mdl.get_{kind}_dims 和 acl.mdl.get_{kind}_data_type 计算大小："
@@ -482,6 +617,7 @@ def check_buffer_size(size_fn: Any, desc: Any, kind: str = "output") -> Feedback
 
 # -- 04 ----------------------------------------------------------------------------------------------------------
 @checker
+@_uses_process
 def check_dataset(build_fn: Any, desc: Any, kind: str = "output") -> Feedback:
     """Exercise 04: the learner's build_fn(model_desc) returns a dataset of right-sized device buffers."""
     bad = _need_function(build_fn, "build_dataset")
@@ -539,6 +675,7 @@ def _reference(image: str, t: Any, recipe: Optional[dict]) -> np.ndarray:
 
 
 @checker
+@_uses_process
 def check_input_array(array: Any, desc: Any, image: Any, recipe: Optional[dict] = None, index: int = 0) -> Feedback:
     """Exercise 05: the learner's array (or preprocess function) matches the reference recipe on ``image``."""
     d = _desc(desc)
@@ -563,18 +700,25 @@ def check_input_array(array: Any, desc: Any, image: Any, recipe: Optional[dict] 
 
 
 def _without_reference(fn: Callable, image: str) -> tuple:
-    """Run the learner's preprocess with ``at.preprocess`` watched: (run, whether it called the reference)."""
-    import acl_teach
-    original, used = acl_teach.preprocess, []
+    """Run the learner's preprocess watching for the reference: (run, whether it called it).
 
-    def watched(*args: Any, **kwargs: Any) -> np.ndarray:
-        used.append(True)
-        return original(*args, **kwargs)
-    acl_teach.preprocess = watched
+    The profiler sees every Python call in this thread, so the reference is caught under any name it was
+    imported as (``from acl_teach import preprocess as pp``) and through any path into its module.
+    """
+    from .toolchain import images
+    reference = os.path.abspath(images.__file__)
+    used: List[bool] = []
+
+    def watch(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and not used and os.path.abspath(frame.f_code.co_filename) == reference \
+                and frame.f_code.co_name in ("preprocess", "_resize_crop", "_resized_size"):
+            used.append(True)
+    previous = sys.getprofile()
+    sys.setprofile(watch)
     try:
         return run_recorded(fn, image), bool(used)
     finally:
-        acl_teach.preprocess = original
+        sys.setprofile(previous)
 
 
 def _array_layout(arr: np.ndarray, t: Any) -> Optional[Feedback]:
@@ -626,6 +770,7 @@ def _array_values(arr: np.ndarray, t: Any, ref: np.ndarray) -> Feedback:
 
 
 @checker
+@_uses_process
 def check_device_input(copy_fn: Any, dataset: Any, desc: Any, image: Any, recipe: Optional[dict] = None,
                        index: int = 0) -> Feedback:
     """Exercise 05: the learner's copy_fn(array, dataset) puts the array into the input's device memory."""
@@ -640,11 +785,13 @@ def check_device_input(copy_fn: Any, dataset: Any, desc: Any, image: Any, recipe
     if index >= len(bufs):
         return _no(f"the dataset has no buffer #{index}.", f"数据集没有缓冲 #{index}。")
     t = d.inputs[index]
+    ptr, size = bufs[index]
+    backend.acl().rt.memset(ptr, size, 0xA5, size)  # a sentinel: bytes left from an earlier run cannot pass
     run = run_recorded(copy_fn, _reference(image, t, recipe).astype(t.numpy_dtype), dataset)
     bad = _first(_raised(run, "copy_in"), _failed_calls(run))
     if bad is not None:
         return bad
-    if not any(c.args[:1] == (bufs[index][0],) and c.args[4:5] == (MEMCPY_HOST_TO_DEVICE,)
+    if not any(c.args[:1] == (ptr,) and c.args[4:5] in [(k,) for k in copy_kinds(MEMCPY_HOST_TO_DEVICE)]
                for c in run.named("acl.rt.memcpy")):
         return _no("copy_in must copy into the input buffer's device address with acl.rt.memcpy(dev_ptr, size, "
                    "host_ptr, size, 1) (ACL_MEMCPY_HOST_TO_DEVICE).",
@@ -669,6 +816,7 @@ def device_input_feedback(buf: tuple, t: Any, image: str, recipe: Optional[dict]
 
 # -- 06 ----------------------------------------------------------------------------------------------------------
 @checker
+@_uses_process
 def check_execute(run_fn: Any, model_id: Any, inputs: Any, outputs: Any) -> Feedback:
     """Exercise 06: the learner's run_fn(model_id, inputs, outputs) executes, returns the ret, and fills the outputs."""
     bad = _need_function(run_fn, "run_model")
@@ -739,6 +887,7 @@ def top5_feedback(indices: Any, scores: Any) -> Feedback:
 
 
 @checker
+@_uses_process
 def check_top5(top5_fn: Any, outputs: Any, index: int = 0) -> Feedback:
     """Exercises 07/11/13: the learner's top5_fn(outputs) copies the output to the host itself and ranks it."""
     bad = _need_function(top5_fn, "top5")
@@ -755,24 +904,49 @@ def check_top5(top5_fn: Any, outputs: Any, index: int = 0) -> Feedback:
         if bad is not None:
             return bad
         copies = run.named("acl.rt.memcpy")
-        if not any(c.args[2:3] == (ptr,) and c.args[4:5] == (MEMCPY_DEVICE_TO_HOST,) for c in copies):
+        if not any(c.args[2:3] == (ptr,) and c.args[4:5] in [(k,) for k in copy_kinds(MEMCPY_DEVICE_TO_HOST)]
+                   for c in copies):
             return _no("top5 must copy the output buffer to the host itself: acl.rt.memcpy(host, size, device_ptr, "
                        "size, 2) (ACL_MEMCPY_DEVICE_TO_HOST).",
                        "top5 必须自己把输出缓冲复制到 Host：acl.rt.memcpy(host, size, device_ptr, size, 2)"
                        "（ACL_MEMCPY_DEVICE_TO_HOST）。")
+        left = _left_behind(run)
+        if left:
+            return _no(f"top5 left {', '.join(left)} allocated: free what your function allocates (acl.rt.free_host "
+                       "for malloc_host, acl.rt.free for malloc) before it returns — the checker released it.",
+                       f"top5 留下了未释放的 {', '.join(left)}：函数返回前要释放它申请的内存（malloc_host 用 acl.rt.free_host，"
+                       "malloc 用 acl.rt.free）——检查器已替你释放。")
         return top5_feedback(run.result, np.frombuffer(raw, np.float32)) if raw is not None else \
             _no("the output buffer cannot be read back.", "读不回输出缓冲。")
     finally:
         cleanup(run)
 
 
+def _left_behind(run: Run) -> List[str]:
+    """'acl.rt.malloc_host(...)' for each allocation or handle of the learner's run that was not released."""
+    released = {(c.api, c.args[0]) for c in run.calls if c.args}
+    return [c.api for c in run.named_all() if c.api in RELEASE_OF and _handle(c) and (RELEASE_OF[c.api], _handle(c)) not in released]
+
+
 # -- 08 ----------------------------------------------------------------------------------------------------------
 RELEASE_ORDER = ["acl.destroy_data_buffer", "acl.mdl.destroy_dataset", "acl.rt.free", "acl.mdl.unload",
-                 "acl.mdl.destroy_desc", "acl.rt.destroy_stream", "acl.rt.destroy_context", "acl.rt.reset_device",
-                 "acl.finalize"]
+                 "acl.mdl.destroy_desc", "acl.rt.destroy_stream", "acl.rt.destroy_context", "acl.rt.reset_device"]
+_PROCESS_CALLS = ("acl.init", "acl.finalize")
+
+
+def _process_calls(run: Run, name: str) -> Optional[Feedback]:
+    """Feedback when a function inits or finalizes: one acl.init per process, one acl.finalize at its end."""
+    made = [c.api for c in run.named_all() if c.api in _PROCESS_CALLS]
+    if not made:
+        return None
+    return _no(f"{name} called {made[0]}: a function must not init or finalize — one acl.init when the program "
+               "starts, one acl.finalize when it ends (on CANN <= 8.0 a finalized process cannot init again).",
+               f"{name} 调用了 {made[0]}：函数里不要初始化或去初始化——程序开始时调用一次 acl.init，结束时调用一次 "
+               "acl.finalize（CANN 8.0 及以前，进程 finalize 后不能再次初始化）。")
 
 
 @checker
+@_uses_process
 def check_release_order(release_fn: Any, *handles: Any) -> Feedback:
     """Exercise 08: after the learner's release code every resource was released by its own call (empty ledger)."""
     bad = _need_function(release_fn, "release_all")
@@ -781,35 +955,29 @@ def check_release_order(release_fn: Any, *handles: Any) -> Feedback:
     inspector = backend.inspector()
     before = {id(e) for e in (inspector.leaks() or []) if not e.alive}  # reclaimed before this release code ran
     run = run_recorded(release_fn, *handles)
-    bad = _raised(run, "release_all")
-    if bad is not None:
-        return bad
-    apis = [c.api for c in run.calls]
-    late = [a for a in apis[apis.index("acl.finalize") + 1:]] if "acl.finalize" in apis else []
-    if late:
-        return _no(f"{late[0]} ran after acl.finalize: nothing can be released once the process is finalized.",
-                   f"{late[0]} 在 acl.finalize 之后才调用：进程 finalize 之后什么都不能再释放了。")
-    bad = _failed_calls(run)
-    return bad if bad is not None else _release_verdict(inspector, before, apis)
+    bad = _first(_raised(run, "release_all"), _process_calls(run, "release_all"), _failed_calls(run))
+    return bad if bad is not None else _release_verdict(inspector, before, [c.api for c in run.calls])
 
 
 def _release_verdict(inspector: Any, before: set, apis: List[str]) -> Feedback:
-    """The ledger after the learner's release code: nothing alive, nothing reclaimed by reset/finalize."""
-    live = inspector.live(include_init=True)
+    """The ledger after the learner's release code: nothing alive but the process, nothing reclaimed by reset."""
+    live = [e for e in inspector.live(include_init=False)]
     if live:
         kinds = ", ".join(e.kind for e in live)
         return _no(f"still alive after your release code: {kinds}.", f"你的释放代码执行后仍然存活：{kinds}。")
     reclaimed = [e for e in (inspector.leaks() or []) if id(e) not in before]
     if reclaimed:
         kinds = ", ".join(sorted({e.kind for e in reclaimed}))
-        return _no(f"{len(reclaimed)} resource(s) ({kinds}) were reclaimed by reset_device/finalize instead of their "
-                   "own release call: release each one, innermost first.",
-                   f"{len(reclaimed)} 个资源（{kinds}）是被 reset_device/finalize 回收的，而不是由各自的释放调用释放："
-                   "请从最里层开始逐个释放。")
-    if "acl.finalize" not in apis:
-        return _no("end with acl.finalize().", "最后要调用 acl.finalize()。")
-    return _ok("an empty ledger: every resource released by its own call, then reset_device and finalize.",
-               "台账为空：每个资源都由自己的释放调用释放，最后 reset_device 和 finalize。")
+        return _no(f"{len(reclaimed)} resource(s) ({kinds}) were reclaimed implicitly (by destroy_context or "
+                   "reset_device) instead of their own release call: release each one, innermost first.",
+                   f"{len(reclaimed)} 个资源（{kinds}）是被隐式回收的（由 destroy_context 或 reset_device），而不是由各自的"
+                   "释放调用释放：请从最里层开始逐个释放。")
+    if "acl.rt.reset_device" not in apis:
+        return _no("end with acl.rt.reset_device(0): the device you opened stays open.",
+                   "最后要调用 acl.rt.reset_device(0)：你打开的 Device 还开着。")
+    return _ok("an empty ledger: every resource released by its own call, then reset_device (acl.finalize comes "
+               "once, when the program ends).",
+               "台账为空：每个资源都由自己的释放调用释放，最后 reset_device（acl.finalize 在程序结束时调用一次）。")
 
 
 # -- 09 ----------------------------------------------------------------------------------------------------------
@@ -823,6 +991,7 @@ def _callback_loop(args: list) -> None:
 
 
 @checker
+@_uses_process
 def check_callback(on_done: Any, model_id: Any, jobs: Any, stream: Any, context: Any) -> Feedback:
     """Exercise 09: the learner's callback on_done([i]) fetches job i's result inside the callback thread."""
     bad = _need_function(on_done, "on_done")
@@ -868,7 +1037,7 @@ def _drive_callbacks(on_done, model_id, jobs, stream, context, got) -> None:
 def _callback_verdict(run: Run, jobs: Sequence, got: Dict[int, Any]) -> Feedback:
     """Each job's result fetched inside the callback thread, and right."""
     main = threading.get_ident()
-    copies = [c for c in run.named("acl.rt.memcpy") if c.args[4:5] == (MEMCPY_DEVICE_TO_HOST,)]
+    copies = [c for c in run.named("acl.rt.memcpy") if c.args[4:5] in [(k,) for k in copy_kinds(MEMCPY_DEVICE_TO_HOST)]]
     if not any(c.thread != main for c in copies):
         return _no("on_done must fetch the result inside the callback: acl.rt.memcpy(..., 2) in the callback thread.",
                    "on_done 必须在回调里取结果：在回调线程中调用 acl.rt.memcpy(..., 2)。")
@@ -887,6 +1056,7 @@ def _callback_verdict(run: Run, jobs: Sequence, got: Dict[int, Any]) -> Feedback
 
 # -- 10 ----------------------------------------------------------------------------------------------------------
 @checker
+@_uses_process
 def check_gear(set_gear: Any, model_id: Any, dataset: Any, desc: Any) -> Feedback:
     """Exercise 10: the learner's set_gear(model_id, dataset, desc, n) sets the smallest gear >= n."""
     bad = _need_function(set_gear, "set_gear")
@@ -959,6 +1129,7 @@ def check_padded_batch(pad_fn: Any) -> Feedback:
 
 # -- 12 ----------------------------------------------------------------------------------------------------------
 @checker
+@_uses_process
 def check_desc_answer(describe: Any, descs: Any) -> Feedback:
     """Exercise 12: the learner's describe(model_desc) reads inputs, outputs and input bytes from any desc."""
     bad = _need_function(describe, "describe")
@@ -994,6 +1165,7 @@ def _reference_top5(path: str, om: str) -> Optional[List[int]]:
 
 
 @checker
+@_uses_process
 def check_classify(classify_fn: Any, path: Any, om: Any) -> Feedback:
     """Exercise 13: the learner's classify(path, om) gives the right top-5 and leaves an empty ledger."""
     bad = _need_function(classify_fn, "classify")
@@ -1004,13 +1176,14 @@ def check_classify(classify_fn: Any, path: Any, om: Any) -> Feedback:
     inspector = backend.inspector()
     before = {id(e) for e in (inspector.leaks() or []) if not e.alive}
     run = run_recorded(classify_fn, path, om)
-    bad = _first(_raised(run, "classify"), _failed_calls(run, allowed=("acl.rt.get_run_mode",)))
+    bad = _first(_raised(run, "classify"), _process_calls(run, "classify"),
+                 _failed_calls(run, allowed=("acl.rt.get_run_mode",)))
     if bad is not None:
         _finish(run)
         return bad
     apis = {c.api for c in run.calls if c.mine}
-    needed = ["acl.init", "acl.rt.set_device", "acl.mdl.load_from_file", "acl.mdl.execute", "acl.rt.memcpy",
-              "acl.finalize"]
+    needed = ["acl.rt.set_device", "acl.mdl.load_from_file", "acl.mdl.execute", "acl.rt.memcpy",
+              "acl.rt.reset_device"]
     missing = [a for a in needed if a not in apis and not (a == "acl.mdl.load_from_file" and any(
         x.startswith("acl.mdl.load_from") for x in apis))]
     if missing:
@@ -1019,17 +1192,18 @@ def check_classify(classify_fn: Any, path: Any, om: Any) -> Feedback:
                    f"classify 必须自己完成整个流程；缺少：{', '.join(missing)}。")
     verdict = _release_verdict(inspector, before, [c.api for c in run.calls])
     if not verdict:
+        cleanup(run)  # the learner's kernel goes on: what classify left is released here, and said so above
         return verdict
     return top5_feedback(run.result, _scores_for(_reference_top5(path, om)))
 
 
 def _finish(run: Run) -> None:
-    """After a failed classify: release what it left and finalize, so the notebook goes on in a clean process."""
+    """After a failed classify: release what it left (and the device it opened), so the notebook goes on."""
     acl = backend.acl()
-    if any(c.api == "acl.init" for c in run.calls) and not any(c.api == "acl.finalize" for c in run.calls):
-        cleanup(run)
+    cleanup(run)
+    opened = len(run.named("acl.rt.set_device")) - len(run.named("acl.rt.reset_device"))
+    for _ in range(max(0, opened)):
         acl.rt.reset_device(0)
-        acl.finalize()
 
 
 def _scores_for(ranked: List[int]) -> np.ndarray:
@@ -1042,58 +1216,78 @@ def _scores_for(ranked: List[int]) -> np.ndarray:
 # -- 14 ----------------------------------------------------------------------------------------------------------
 #: picture sizes the layout checker tries: (width, height) — aligned, unaligned, odd, the shipped photo
 _LAYOUT_SIZES = ((600, 390), (224, 224), (1920, 1080), (500, 375), (130, 17))
+#: the chips the layout checker asks for: the 310, the 310P and the 310B (the Atlas 200I DK A2)
+_LAYOUT_SOCS = ("Ascend310", "Ascend310P3", "Ascend310B4")
 
 
-def _layout(width: int, height: int) -> tuple:
-    """The 310's JPEGD output (YUV420SP): width stride to 128, height stride to 16, ws * hs * 3 / 2 bytes."""
-    ws, hs = -(-width // 128) * 128, -(-height // 16) * 16
+def _layout(soc: str, width: int, height: int) -> tuple:
+    """A JPEGD output (YUV420SP) on ``soc``: width stride to 128 (310) or 64 (310P/310B), height stride to 16."""
+    from .spec.dvpp import align_up, jpegd_stride_align
+    wa, ha = jpegd_stride_align(soc)
+    ws, hs = align_up(width, wa), align_up(height, ha)
     return ws, hs, ws * hs * 3 // 2
 
 
 @checker
 def check_dvpp_layout(layout_fn: Any) -> Feedback:
-    """Exercise 14: the learner's layout_fn(width, height) -> (width_stride, height_stride, buffer_size)."""
+    """Exercise 14: the learner's layout_fn(soc_name, width, height) -> (width_stride, height_stride, buffer_size)."""
     bad = _need_function(layout_fn, "dvpp_layout")
     if bad is not None:
         return bad
-    for w, h in _LAYOUT_SIZES:
-        run = run_recorded(layout_fn, w, h)
-        bad = _raised(run, "dvpp_layout")
-        if bad is not None:
-            return bad
-        got, want = run.result, _layout(w, h)
-        if not (isinstance(got, (tuple, list)) and len(got) == 3
-                and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in got)):
-            return _no(f"for {w} x {h} return three integers (width_stride, height_stride, buffer_size), got "
-                       f"{type(got).__name__} {got!r:.40}.",
-                       f"{w} x {h} 时应返回三个整数（宽 stride、高 stride、缓冲大小），你返回的是 "
-                       f"{type(got).__name__} {got!r:.40}。")
-        ws, hs, size = (int(v) for v in got)
-        if ws != want[0]:
-            return _no(f"for width {w} the width stride is {want[0]}, not {ws}: round the width up to a multiple "
-                       "of 128 (the 310's JPEGD output rule).",
-                       f"宽为 {w} 时宽 stride 是 {want[0]}，不是 {ws}：把宽向上对齐到 128 的倍数（310 的 JPEGD 输出规则）。")
-        if hs != want[1]:
-            return _no(f"for height {h} the height stride is {want[1]}, not {hs}: round the height up to a multiple "
-                       "of 16.",
-                       f"高为 {h} 时高 stride 是 {want[1]}，不是 {hs}：把高向上对齐到 16 的倍数。")
-        if size != want[2]:
-            hint, hint_zh = "", ""
-            if size == ws * hs:
-                hint, hint_zh = " — that is the Y plane only; the UV plane adds half of it", "——这只是 Y 平面，UV 平面还要再加一半"
-            elif size == w * h * 3 // 2:
-                hint, hint_zh = " — computed from width x height; use the strides", "——这是按宽 x 高算的，应使用 stride"
-            return _no(f"for {w} x {h} the buffer is {want[0]} x {want[1]} x 3 / 2 = {want[2]} bytes, not {size}{hint}.",
-                       f"{w} x {h} 时缓冲大小是 {want[0]} x {want[1]} x 3 / 2 = {want[2]} 字节，不是 {size}{hint_zh}。")
-    return _ok(f"strides and sizes right for {len(_LAYOUT_SIZES)} picture sizes (e.g. 600 x 390 -> "
-               f"{_layout(600, 390)}).",
-               f"{len(_LAYOUT_SIZES)} 种图片尺寸的 stride 和大小都正确（例如 600 x 390 -> {_layout(600, 390)}）。")
+    for soc in _LAYOUT_SOCS:
+        for w, h in _LAYOUT_SIZES:
+            bad = _one_layout(layout_fn, soc, w, h)
+            if bad is not None:
+                return bad
+    return _ok(f"strides and sizes right on {', '.join(_LAYOUT_SOCS)} for {len(_LAYOUT_SIZES)} picture sizes each "
+               f"(e.g. 600 x 390 -> {_layout('Ascend310', 600, 390)} on the 310, "
+               f"{_layout('Ascend310B4', 600, 390)} on the 310B).",
+               f"在 {', '.join(_LAYOUT_SOCS)} 上，{len(_LAYOUT_SIZES)} 种图片尺寸的 stride 和大小都正确（例如 600 x 390 在 310 上为 "
+               f"{_layout('Ascend310', 600, 390)}，在 310B 上为 {_layout('Ascend310B4', 600, 390)}）。")
+
+
+def _one_layout(layout_fn: Any, soc: str, w: int, h: int) -> Optional[Feedback]:
+    """Feedback for one chip and picture size, or None when the learner's answer is right."""
+    run = run_recorded(layout_fn, soc, w, h)
+    bad = _raised(run, "dvpp_layout")
+    if bad is not None:
+        return bad
+    got, want = run.result, _layout(soc, w, h)
+    if not (isinstance(got, (tuple, list)) and len(got) == 3
+            and all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in got)):
+        return _no(f"for {soc} {w} x {h} return three integers (width_stride, height_stride, buffer_size), got "
+                   f"{type(got).__name__} {got!r:.40}.",
+                   f"{soc} 上 {w} x {h} 时应返回三个整数（宽 stride、高 stride、缓冲大小），你返回的是 "
+                   f"{type(got).__name__} {got!r:.40}。")
+    ws, hs, size = (int(v) for v in got)
+    from .spec.dvpp import jpegd_stride_align
+    align = jpegd_stride_align(soc)[0]
+    if ws != want[0]:
+        return _no(f"on {soc}, for width {w} the width stride is {want[0]}, not {ws}: round the width up to a "
+                   f"multiple of {align} (JPEGD output: 128 on the 310, 64 on the 310P and 310B).",
+                   f"在 {soc} 上，宽为 {w} 时宽 stride 是 {want[0]}，不是 {ws}：把宽向上对齐到 {align} 的倍数"
+                   "（JPEGD 输出：310 上是 128，310P 和 310B 上是 64）。")
+    if hs != want[1]:
+        return _no(f"for height {h} the height stride is {want[1]}, not {hs}: round the height up to a multiple "
+                   "of 16.",
+                   f"高为 {h} 时高 stride 是 {want[1]}，不是 {hs}：把高向上对齐到 16 的倍数。")
+    if size != want[2]:
+        hint, hint_zh = "", ""
+        if size == ws * hs:
+            hint, hint_zh = " — that is the Y plane only; the UV plane adds half of it", "——这只是 Y 平面，UV 平面还要再加一半"
+        elif size == w * h * 3 // 2:
+            hint, hint_zh = " — computed from width x height; use the strides", "——这是按宽 x 高算的，应使用 stride"
+        return _no(f"for {w} x {h} the buffer is {want[0]} x {want[1]} x 3 / 2 = {want[2]} bytes, not {size}{hint}.",
+                   f"{w} x {h} 时缓冲大小是 {want[0]} x {want[1]} x 3 / 2 = {want[2]} 字节，不是 {size}{hint_zh}。")
+    return None
 
 
 def ledger_summary() -> str:
-    """'N live resource(s): kinds…' on the simulator (for the end of each notebook)."""
+    """'N live resource(s): kinds…' on the simulator (for the end of each notebook); the initialised process itself
+    is named apart: it stays until the one acl.finalize when the kernel exits."""
     found = backend.inspector().live(include_init=True)
     if found is None:
         return "the ledger exists only on the simulator"
-    live = [e.kind for e in found]
-    return f"{len(live)} live resource(s)" + (f": {', '.join(live)}" if live else "")
+    live = [e.kind for e in found if e.kind != "acl"]
+    process = "; the process stays initialised (acl.finalize runs once, at exit)" if len(live) < len(found) else ""
+    return f"{len(live)} live resource(s)" + (f": {', '.join(live)}" if live else "") + process

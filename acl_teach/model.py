@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Optional
 import numpy as np
 
 from .spec import dtypes
-from .spec.constants import ACL_MEM_MALLOC_HUGE_FIRST
+from .spec.constants import ACL_DEVICE, ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEMCPY_HOST_TO_DEVICE
 from .step import Step
 
 HOW = ("file", "mem", "file_with_mem", "mem_with_mem")
@@ -24,6 +24,7 @@ class Model(Step):
     weight_size: int = 0
     work_ptr: int = 0
     weight_ptr: int = 0
+    data_ptr: int = 0  # the model file's bytes in device memory (how="mem*" on ACL_DEVICE), freed at unload
     unloaded: bool = False
 
 
@@ -104,6 +105,22 @@ def _read_file(path: str) -> bytes:
                                 f"`acl-teach atc` or pass the path of an .om file.") from None
 
 
+def _model_data(rec: Model, data: bytes) -> int:
+    """Where load_from_mem reads the model: host memory on ACL_HOST, device memory on ACL_DEVICE.
+
+    pyACL's load_from_mem page: "Ascend EP形态下，model参数处需申请Host上的内存。Ascend RC形态下，model参数处需申请
+    Device上的内存". On a board (RC) the bytes are copied into acl.rt.malloc memory, kept until unload
+    (UNCONFIRMED whether it could be freed right after loading; keeping it is safe either way).
+    """
+    run_mode, _ = rec.check("acl.rt.get_run_mode")
+    if run_mode != ACL_DEVICE:
+        return rec.call("acl.util.bytes_to_ptr", data)
+    rec.data_ptr, _ = rec.check("acl.rt.malloc", len(data), ACL_MEM_MALLOC_HUGE_FIRST)
+    rec.check("acl.rt.memcpy", rec.data_ptr, len(data), rec.call("acl.util.bytes_to_ptr", data), len(data),
+              ACL_MEMCPY_HOST_TO_DEVICE)
+    return rec.data_ptr
+
+
 def load_model(path: str, how: str = "file") -> Model:
     """Load an offline model: 'file', 'mem', or with your own work/weight memory ('*_with_mem')."""
     if how not in HOW:
@@ -112,25 +129,25 @@ def load_model(path: str, how: str = "file") -> Model:
         raise ValueError("load_model needs the path of an .om file, e.g. at.models.default_om()")
     rec = Model(path=path, how=how)
     data = _read_file(path) if how.startswith("mem") else b""
-    if how.endswith("with_mem"):
-        if how == "file_with_mem":
-            rec.work_size, rec.weight_size, _ = rec.check("acl.mdl.query_size", path)
-        else:
-            rec.work_size, rec.weight_size, _ = rec.check("acl.mdl.query_size_from_mem",
-                                                          rec.call("acl.util.bytes_to_ptr", data), len(data))
-        rec.work_ptr, _ = rec.check("acl.rt.malloc", rec.work_size, ACL_MEM_MALLOC_HUGE_FIRST)
-        rec.weight_ptr, _ = rec.check("acl.rt.malloc", rec.weight_size, ACL_MEM_MALLOC_HUGE_FIRST)
     try:
+        ptr = _model_data(rec, data) if data else 0
+        if how.endswith("with_mem"):
+            if how == "file_with_mem":
+                rec.work_size, rec.weight_size, _ = rec.check("acl.mdl.query_size", path)
+            else:
+                rec.work_size, rec.weight_size, _ = rec.check("acl.mdl.query_size_from_mem", ptr, len(data))
+            rec.work_ptr, _ = rec.check("acl.rt.malloc", rec.work_size, ACL_MEM_MALLOC_HUGE_FIRST)
+            rec.weight_ptr, _ = rec.check("acl.rt.malloc", rec.weight_size, ACL_MEM_MALLOC_HUGE_FIRST)
         if how == "file":
             rec.model_id, _ = rec.check("acl.mdl.load_from_file", path)
         elif how == "mem":
-            rec.model_id, _ = rec.check("acl.mdl.load_from_mem", rec.call("acl.util.bytes_to_ptr", data), len(data))
+            rec.model_id, _ = rec.check("acl.mdl.load_from_mem", ptr, len(data))
         elif how == "file_with_mem":
             rec.model_id, _ = rec.check("acl.mdl.load_from_file_with_mem", path, rec.work_ptr, rec.work_size,
                                         rec.weight_ptr, rec.weight_size)
         else:
-            rec.model_id, _ = rec.check("acl.mdl.load_from_mem_with_mem", rec.call("acl.util.bytes_to_ptr", data),
-                                        len(data), rec.work_ptr, rec.work_size, rec.weight_ptr, rec.weight_size)
+            rec.model_id, _ = rec.check("acl.mdl.load_from_mem_with_mem", ptr, len(data), rec.work_ptr,
+                                        rec.work_size, rec.weight_ptr, rec.weight_size)
     except Exception:
         _free_user_memory(rec)
         raise
@@ -139,7 +156,7 @@ def load_model(path: str, how: str = "file") -> Model:
 
 def _free_user_memory(rec: Step, model: Optional[Model] = None) -> None:
     model = model or rec
-    for attr in ("work_ptr", "weight_ptr"):
+    for attr in ("work_ptr", "weight_ptr", "data_ptr"):
         if getattr(model, attr):
             rec.call("acl.rt.free", getattr(model, attr))
             setattr(model, attr, 0)

@@ -24,7 +24,7 @@ MISTAKES = {
 # what each mistake costs: (points the checker's tests give, words of its feedback in English and Chinese)
 EXPECTED = {
     "05_preprocess_and_copy": (2.0, "raw 0–255 pixels", "未归一化"),
-    "08_release_and_leaks": (0.0, "reclaimed by reset_device/finalize", "回收"),
+    "08_release_and_leaks": (0.0, "reclaimed implicitly", "回收"),
     "10_dynamic_batch": (3.0, "expected a float16 array of shape", "应得到形状"),
 }
 

@@ -493,3 +493,49 @@ def test_the_editions_stay_parallel(path):
             assert i + 1 < len(langs) and langs[i + 1] == "lang:zh", f"cell {i}: a lang:en cell without a lang:zh after it"
         elif lang == "lang:zh":
             assert i > 0 and langs[i - 1] == "lang:en", f"cell {i}: a lang:zh cell without a lang:en before it"
+
+
+# -- board-true loads: load_from_mem reads device memory on ACL_DEVICE ---------------------------------------------
+def test_no_bytes_pointer_is_passed_straight_to_load_from_mem():
+    """pyACL's load_from_mem page: RC (ACL_DEVICE) needs device memory; a bytes_to_ptr pointer is host memory."""
+    for path in SOURCES + sorted(glob.glob(os.path.join(ROOT, "acl_teach", "examples", "*.py"))):
+        text = open(path, encoding="utf-8").read()
+        assert not re.search(r"load_from_mem(_with_mem)?\(\s*acl\.util\.bytes_to_ptr", text), path
+
+
+def test_notebook_02_loads_from_device_memory_on_a_board(monkeypatch, capsys):
+    """Notebook 02's code run as on an Atlas 200I DK A2 (ACL_DEVICE): every load_from_mem pointer is device memory."""
+    from acl_teach import backend
+    from acl_teach.sim import inspect
+    import jupytext
+    monkeypatch.setenv("ACL_TEACH_SIM_RUN_MODE", "device")
+    monkeypatch.chdir(NB)
+    nb = jupytext.read(os.path.join(NB, "src", "02_load_model.py"))
+    seen = []
+    namespace = {}
+    try:
+        for cell in nb.cells:
+            if cell.cell_type != "code":
+                continue
+            exec(compile(cell.source, "02_load_model", "exec"), namespace)
+            acl = backend.acl()
+            if not seen:
+                original = acl.mdl.load_from_mem, acl.mdl.load_from_mem_with_mem
+
+                def watch(fn):
+                    def wrapper(ptr, size, *rest):
+                        seen.append(inspect.where(ptr))
+                        return fn(ptr, size, *rest)
+                    return wrapper
+                acl.mdl.load_from_mem, acl.mdl.load_from_mem_with_mem = (watch(f) for f in original)
+                seen.append("watching")
+    finally:
+        import atexit
+        acl = backend.acl()
+        if seen:
+            acl.mdl.load_from_mem, acl.mdl.load_from_mem_with_mem = original
+        atexit.unregister(acl.finalize)  # the notebook's one finalize belongs to a kernel, not to pytest
+        inspect.reset()
+    loads = seen[1:]
+    assert len(loads) >= 3 and set(loads) == {"device memory"}, loads
+    assert "load_from_mem" not in capsys.readouterr().err

@@ -196,7 +196,8 @@ def test_records_keep_the_length_of_payload_bytes_not_the_bytes(steps):
     at.init()
     res = at.request_resources(0)
     m = at.load_model(steps, "mem")
-    assert m.calls[0].args == (Payload(os.path.getsize(steps)),)
+    assert [c.api for c in m.calls[:2]] == ["acl.rt.get_run_mode", "acl.util.bytes_to_ptr"]
+    assert m.calls[1].args == (Payload(os.path.getsize(steps)),)
     d = at.query_desc(m)
     ins = at.build_dataset(d, "input")
     copy = at.copy_to_device(np.zeros((1, 3, 224, 224), np.float16), ins, 0, res, d)
@@ -334,3 +335,25 @@ def test_session_on_a_dynamic_batch_model_async(steps):
         assert result.topk.top[0].index == 967
         assert any(c.api == "acl.mdl.set_dynamic_batch_size" for st in s.steps for c in st.calls)
     assert sim.ledger() == []
+
+
+@pytest.mark.parametrize("how", ["mem", "mem_with_mem"])
+def test_load_from_mem_uses_device_memory_on_a_board(step_api, how):
+    """pyACL's load_from_mem page: RC (ACL_DEVICE) needs device memory, EP (ACL_HOST) host memory."""
+    from acl_teach import sim
+    from acl_teach.sim import inspect
+    at = step_api
+    for mode in ("device", "host"):
+        sim.configure(run_mode=mode)
+        at.init()
+        res = at.request_resources(0)
+        model = at.load_model(at.models.default_om(), how=how)
+        load = next(c for c in model.calls if c.api.startswith("acl.mdl.load_from_mem"))
+        if mode == "device":  # on the host the bytes object is gone once load_model returns
+            assert inspect.where(load.args[0]) == "device memory", load.expression
+        assert (model.data_ptr != 0) == (mode == "device")
+        assert not [w for w in sim.warnings() if w.api.startswith("acl.mdl.load_from_mem")]
+        at.unload_model(model)
+        at.release_resources(res)
+        at.finalize()
+        assert not inspect.live()

@@ -157,6 +157,7 @@ def build(name: str, execute: bool = True) -> list:
     written = []
     if execute:
         en = editions["en"]
+        os.environ["ACL_TEACH_SIM_INIT_ONCE"] = "1"  # the kernel keeps the CANN <= 8.0 rule: one acl.init per process
         NotebookClient(en, timeout=600, kernel_name="python3", resources={"metadata": {"path": OUT}}).execute()
         for cell in _code(en):
             cell.metadata.pop("execution", None)

@@ -23,7 +23,7 @@ def jupyterlab(tmp_path_factory):
     port = free_port()
     env = dict(os.environ, JUPYTER_RUNTIME_DIR=str(base / "runtime"), JUPYTER_DATA_DIR=str(data_dir),
                JUPYTERLAB_SETTINGS_DIR=str(base / "settings"), JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
-               PYTHONPATH=ROOT)
+               PYTHONPATH=ROOT, ACL_TEACH_SIM_INIT_ONCE="1")  # kernels keep CANN <= 8.0: one acl.init each
     log = base / "lab.log"
     proc = subprocess.Popen([sys.executable, "-m", "jupyterlab", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
                              f"--IdentityProvider.token={TOKEN}", f"--ServerApp.root_dir={root}",

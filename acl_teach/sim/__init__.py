@@ -39,12 +39,14 @@ _SUBMODULES = ("rt", "util", "mdl", "op", "media")
 def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,
               device_count: Optional[int] = None, device_memory: Optional[int] = None,
               explain: Optional[bool] = None, wait_timeout_s: Optional[float] = None,
-              strict: Optional[bool] = None, app_log_level: Optional[int] = None) -> Config:
+              strict: Optional[bool] = None, app_log_level: Optional[int] = None,
+              init_once: Optional[bool] = None) -> Config:
     """Choose the simulated machine: run_mode 'host' (PC + card) or 'device' (a board such as the 200I DK A2).
 
     ``strict=True`` turns the simulator's warnings (calls real pyACL accepts although the hardware
     then misbehaves: a copy past a bytes object, a memcpy kind that does not match the pointers …)
     into the error codes the simulator used to return, for a teaching moment. Default: faithful.
+    ``init_once=True`` enforces the CANN <= 8.0 rule: one acl.init per process, none after acl.finalize.
     """
     st = state()
     if any(d.refcount for d in st.devices.values()) and (run_mode is not None or device_count is not None):
@@ -72,6 +74,8 @@ def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,
         cfg.strict = bool(strict)
     if app_log_level is not None:
         cfg.app_log_level = int(app_log_level)
+    if init_once is not None:
+        cfg.init_once = bool(init_once)
     return cfg
 
 

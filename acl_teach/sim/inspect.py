@@ -38,6 +38,11 @@ def live(include_init: bool = False) -> List[Entry]:
     return [e for e in state().ledger.live() if include_init or e.kind != "acl"]
 
 
+def initialized() -> bool:
+    """True while acl.init has run and acl.finalize has not (checkers use the learner's process as it is)."""
+    return state().initialized
+
+
 def warnings() -> List[SimWarning]:
     """Calls real pyACL accepts although the hardware then misbehaves (the simulator went on and warned)."""
     return list(state().warnings)
@@ -48,12 +53,28 @@ def leaks() -> List[Entry]:
     return unreleased()
 
 
-def reset(config: Optional[Config] = None, explain: Optional[bool] = None) -> None:
-    """A fresh simulated process with ``config`` (default: the default machine); nothing is reported."""
+def reset(config: Optional[Config] = None, explain: Optional[bool] = None, keep_process: bool = False) -> None:
+    """A fresh simulated process with ``config`` (default: the default machine); nothing is reported.
+
+    ``keep_process=True`` (lab.setup in a notebook kernel) drops every resource but keeps what the real OS
+    process would keep: whether acl.init has run (so a re-run init returns 100002, as on a board) and, for
+    the once-per-process rule, that it ever ran. The machine comes from ACL_TEACH_SIM_* (Config.from_env).
+    """
+    old = state()
+    if keep_process:
+        config = config or Config.from_env()
+        config.init_once = config.init_once or old.config.init_once
     config = config or Config()
     if explain is not None:
         config.explain = explain
-    replace_state(config)
+    new = replace_state(config)
+    if keep_process:
+        new.ever_initialized = old.ever_initialized
+        if old.initialized:
+            new.initialized = True
+            entry = next((e for e in old.ledger.live() if e.kind == "acl"), None)
+            again = new.ledger.add("acl", 0, entry.detail if entry else "acl.init()", key="acl")
+            again.created_at = entry.created_at if entry else again.created_at
 
 
 def install() -> None:

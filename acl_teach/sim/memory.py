@@ -422,7 +422,8 @@ def _free(api: str, ptr: int, kind: str, other: str) -> int:
             found = sp.find(ptr)
             why = (f"{ptr:#x} is inside an allocation but not its start ({found[1]} bytes in); free the "
                    f"pointer malloc returned" if found else sp.why_unknown(ptr))
-            return fail(107000, api, why + ".")
+            return fail(107000, api, why + ".", fix="free each allocation once, with the call that matches its "
+                        "malloc, before reset_device/finalize reclaim it (after that the pointer is dead).")
         if kind == "device" and region.kind == "dvpp":  # UNCONFIRMED: DVPP memory is device memory to the runtime
             ret = warn(107000, api, f"{ptr:#x} came from acl.media.dvpp_malloc; acl.media.dvpp_free is its "
                        f"release call. The simulator freed it (the vpc samples free DVPP buffers this way).")

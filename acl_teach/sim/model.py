@@ -18,7 +18,7 @@ from ..spec import om
 from ._args import binding
 from .memory import DEVICE_BASE, Region, space
 from .runtime import current_context, current_device_id, is_board
-from .state import fail, require_init, state
+from .state import fail, require_init, state, warn
 
 BAD_MODEL_ID = 145003
 
@@ -95,6 +95,14 @@ def _read_host(api: str, ptr: int, size: int) -> Tuple[Optional[bytes], int]:
     if region.on_device and not is_board():
         return None, fail(100000, api, "the model data must be in host memory (read the .om file into a bytes "
                           "object and use acl.util.bytes_to_ptr).")
+    if is_board() and not region.on_device:
+        # pyACL's load_from_mem page: "Ascend RC形态下，model参数处需申请Device上的内存". What a board does with a
+        # Python object's pointer is not documented: accept (faithful) and warn (strict: refuse).
+        ret = warn(100000, api, f"on ACL_DEVICE (RC, e.g. the Atlas 200I DK A2) the model must be in device memory "
+                   f"(acl.rt.malloc, then memcpy the file's bytes into it); this pointer is {region.kind} memory "
+                   "of a Python object.")
+        if ret:
+            return None, ret
     return region.view(offset, size).tobytes(), 0
 
 

@@ -20,11 +20,24 @@ from .state import fail, state
 
 @binding("acl.init", "|s")
 def init(api, config_path=None):
-    """Initialise AscendCL once per process; a second call returns 100002 (harmless)."""
+    """Initialise AscendCL; a second call without finalize returns 100002 (harmless, still initialised).
+
+    After acl.finalize the two runtimes differ. The 2025/26 open-source runtime (hicann/runtime) documents
+    repeated init/finalize pairs in one process: init works again (the default here). The acl.init pages up
+    to CANN 8.0 say "一个进程内只能调用一次acl.init接口" and the CANN runtime of that time (acl.cpp, 2019-2020:
+    aclFinalize never clears aclInitFlag) returns 100002 ACL_ERROR_REPEAT_INITIALIZE to every later init,
+    and the process stays finalized: ``configure(init_once=True)`` (or ACL_TEACH_SIM_INIT_ONCE=1) gives
+    that rule. simulator: what else fails in such a process is not reproduced call by call; every call that
+    needs an initialised process returns 100001 here (UNCONFIRMED per API).
+    """
     st = state()
     with st.lock:
         if st.initialized:
             return fail(100002, api, "AscendCL is already initialised in this process.")
+        if st.ever_initialized and st.config.init_once:
+            return fail(100002, api, "this process already ran acl.init and acl.finalize; on CANN <= 8.0 "
+                        "acl.init may be called once per process (the process stays finalized). Start a new "
+                        "process (restart the kernel), or call acl.finalize only when the program ends.")
         if config_path:
             if not os.path.isfile(config_path):
                 # UNCONFIRMED: the exact code real aclInit returns for a missing config file.
@@ -35,6 +48,7 @@ def init(api, config_path=None):
             except (OSError, ValueError) as exc:
                 return fail(100006, api, f"config file {config_path!r} is not valid JSON ({exc}).")
         st.initialized = True
+        st.ever_initialized = True
         st.ledger.add("acl", 0, f"acl.init({config_path!r})" if config_path else "acl.init()", key="acl")
         return 0
 

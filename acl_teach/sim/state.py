@@ -34,6 +34,7 @@ class Config:
     version: tuple = (1, 0, 0)
     strict: bool = False  # True: what real pyACL accepts silently but the simulator warns about fails instead
     app_log_level: int = C.ACL_WARNING  # acl.app_log messages from this level up go to stderr
+    init_once: bool = False  # True: the CANN <= 8.0 rule, one acl.init per process (see process.init)
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -49,6 +50,8 @@ class Config:
             cfg.explain = False
         if os.environ.get("ACL_TEACH_SIM_STRICT", "").strip().lower() in ("1", "true", "yes", "on"):
             cfg.strict = True
+        if os.environ.get("ACL_TEACH_SIM_INIT_ONCE", "").strip().lower() in ("1", "true", "yes", "on"):
+            cfg.init_once = True
         return cfg
 
 
@@ -87,6 +90,7 @@ class State:
     def __init__(self, config: Config) -> None:
         self.config = config
         self.initialized = False
+        self.ever_initialized = False  # this process has run acl.init successfully once (init_once rule)
         self.lock = threading.RLock()
         self.ledger = Ledger()
         self.handles: Dict[int, Any] = {}
@@ -136,16 +140,17 @@ def replace_state(config: Optional[Config] = None) -> State:
     return _state
 
 
-def fail(code: int, api: str, why: str, quiet: bool = False) -> int:
+def fail(code: int, api: str, why: str, quiet: bool = False, fix: Optional[str] = None) -> int:
     """Record why ``api`` returned ``code`` (for get_recent_err_msg and the learner) and return it.
 
-    ``quiet`` skips the stderr line for codes that are routine (a polling timeout).
+    ``quiet`` skips the stderr line for codes that are routine (a polling timeout); ``fix`` replaces the code's
+    generic fix where this call's cause is known (107000 covers a bad memcpy as well as a late free).
     """
     info = errors.explain(code)
     name = info.name if info else errors.name_of(code)
     msg = f"{api} returned {code} ({name}): {why}"
-    if info is not None and info.fix:
-        msg += f" Fix: {info.fix}"
+    if fix or (info is not None and info.fix):
+        msg += f" Fix: {fix or info.fix}"
     _state.tls.recent_err = msg
     if _state.config.explain and not quiet:
         print(f"[acl-teach sim] {msg}", file=sys.stderr)

@@ -169,9 +169,12 @@ _ADVICE: Dict[int, Tuple[str, str, str, str]] = {
              "Call acl.init() once at the start of the process.",
              "在 acl.init() 之前调用了 AscendCL 接口。", "在进程开始时调用一次 acl.init()。"),
     100002: ("acl.init() ran again in a process that is already initialised — typically a re-run notebook "
-             "cell.", "Harmless on its own: keep going, or call acl.finalize() before initialising again.",
+             "cell.",
+             "Harmless on its own: the process is still initialised, keep going. Do not finalize to init again: "
+             "up to CANN 8.0 a process may call acl.init once (only the 2025/26 runtime allows init after finalize).",
              "在已初始化的进程中再次调用 acl.init()，常见于重新运行 notebook 单元格。",
-             "本身无害：继续执行即可，或先 acl.finalize() 再初始化。"),
+             "本身无害：进程仍处于初始化状态，继续执行即可。不要为了重新初始化而 finalize：CANN 8.0 及以前一个进程只能调用一次 "
+             "acl.init（只有 2025/26 年的运行时允许 finalize 之后再初始化）。"),
     100011: ("The model id does not belong to a loaded model (never loaded, or already unloaded).",
              "Use the id returned by acl.mdl.load_from_file and unload it only once.",
              "模型 ID 不属于已加载的模型（未加载或已卸载）。", "使用 load 接口返回的 ID，并且只卸载一次。"),

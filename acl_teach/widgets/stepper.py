@@ -44,6 +44,16 @@ def _lost_message(entry: Any, now: Optional[List[Any]]) -> Optional[str]:
     return None
 
 
+def _kept_process() -> Any:
+    """Step 13 when the kernel was initialised before the stepper: its one acl.finalize belongs to the kernel's exit."""
+    from ..resources import Release
+    rec = Release(what="acl", released=False)
+    rec.notes.append("acl.init gave 100002 in step 1: this kernel was initialised before the stepper, so its one "
+                     "acl.finalize runs when the kernel exits (on CANN <= 8.0 a finalized process cannot init "
+                     "again). Nothing to do here.")
+    return rec
+
+
 class PipelineStepper(FullText, w.VBox):
     """Click through the flow; after each step see its record, its pyACL calls and the ledger.
 
@@ -128,7 +138,7 @@ class PipelineStepper(FullText, w.VBox):
             "release_data": lambda: [at.release_dataset(r["inputs"]), at.release_dataset(r["outputs"])][-1],
             "unload": lambda: at.unload_model(r["load"], r["desc"]),
             "release": lambda: at.release_resources(r["resources"]),
-            "finalize": at.finalize,
+            "finalize": lambda: _kept_process() if r["init"].already_initialised else at.finalize(),
         }
         return actions[key]()
 

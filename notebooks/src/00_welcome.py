@@ -29,6 +29,9 @@ from acl_teach import lab
 acl = lab.setup()          # real pyACL on an Ascend machine, else the simulator registered as `acl`
 import acl_teach as at     # the step API: one function per documented step
 import numpy as np
+import atexit
+if acl.init() == 0:                  # one acl.init per kernel (a process); Run All again: 100002, still initialised
+    atexit.register(acl.finalize)    # and its one acl.finalize, when the kernel exits (notebook 01 says why)
 
 # %% [markdown] tags=["lang:en"]
 # ## Which backend runs this notebook?
@@ -38,6 +41,8 @@ import numpy as np
 # return shapes and the error codes the public sources document. The line above tells you which one you
 # got. [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) names the chip the code runs on — the value you pass to ATC's
 # `--soc_version` when you convert a model for it.
+# The same cell calls [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) once for this kernel and registers [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)
+# for the kernel's exit: one of each per process, the rule notebook 01 explains.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 这个 notebook 运行在哪个后端上？
@@ -45,6 +50,7 @@ import numpy as np
 # `set_env.sh` 之后），每个单元格都直接调用 NPU；否则它把 acl-teach **模拟器**注册为 `acl`：这是同一套函数在 CPU
 # 上的实现，参数相同、返回值形状相同，错误码与公开资料记载的一致。上面一行输出告诉你当前是哪一个。
 # [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 返回代码所运行芯片的名称，也就是用 ATC 为它转换模型时 `--soc_version` 要填的值。
+# 同一个单元格还为本内核调用一次 [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)，并登记在内核退出时执行的 [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)：每个进程各一次，第 01 节解释原因。
 
 # %%
 print("SoC:", acl.get_soc_name())

@@ -99,18 +99,24 @@ print(subprocess.run(atc + flags, capture_output=True, text=True).stdout)
 # [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html) reads the OM and returns `(model_id, ret)`; the system
 # allocates and manages the model's memory. The id is a small integer (the first model is usually 1) that
 # every later model call takes. A Context must be current: the model belongs to it, so the cell first runs
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html), [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) and
+# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) — once per kernel, with the one `acl.finalize` registered for
+# the kernel's exit (notebook 01 says why) — then [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) and
 # [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html) (notebook 01).
 
 # %% [markdown] tags=["lang:zh"]
 # ## 从文件加载
 # [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html) 读取 OM，返回 `(model_id, ret)`；模型所需内存由系统申请和管理。
 # 模型 ID 是一个小整数（第一个模型通常为 1），之后所有模型相关调用都要用到它。加载时必须有当前 Context：模型属于这个 Context，所以单元格先调用
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)、[`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) 和 [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)（第 01 节）。
+# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)（每个内核一次，唯一的 `acl.finalize` 登记在内核退出时执行，原因见第 01 节），再调用 [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) 和 [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)（第 01 节）。
 
 # %%
 om_path = "/tmp/acl_teach_nb02.om"
-check_ret("acl.init", acl.init())
+import atexit
+ret = acl.init()                      # once per process: Run All again in this kernel gives 100002, still initialised
+if ret == 0:
+    atexit.register(acl.finalize)     # the one acl.finalize, when the kernel (the process) exits
+elif ret != 100002:
+    check_ret("acl.init", ret)
 check_ret("acl.rt.set_device", acl.rt.set_device(0))
 context, ret = acl.rt.create_context(0)
 check_ret("acl.rt.create_context", ret)
@@ -122,7 +128,10 @@ print("load_from_file -> model_id", model_id)
 # ## From memory, and with your own memory
 # [`acl.mdl.load_from_mem`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0140.html) takes the *bytes* of an OM you already hold — through
 # a pointer from [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html) (notebook 05 explains pointers) and the
-# length. [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html) returns `(work_size, weight_size, ret)`: how much
+# length. Which memory depends on the run mode ([`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html), notebook 01); the pyACL page of `load_from_mem` says "Ascend
+# EP形态下，model参数处需申请Host上的内存。Ascend RC形态下，model参数处需申请Device上的内存": on a PC with a card
+# (ACL_HOST) host memory — the bytes object itself will do —, on a board (ACL_DEVICE, the Atlas 200I DK A2) device
+# memory from `acl.rt.malloc`, into which the cell copies the file's bytes with [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html). [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html) returns `(work_size, weight_size, ret)`: how much
 # device memory the model needs for its work space and its weights. Allocate both with
 # [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html) and hand them to
 # [`acl.mdl.load_from_file_with_mem`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0141.html) (or `load_from_mem_with_mem`, the
@@ -137,7 +146,10 @@ print("load_from_file -> model_id", model_id)
 # %% [markdown] tags=["lang:zh"]
 # ## 从内存加载，以及使用自己管理的内存
 # [`acl.mdl.load_from_mem`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0140.html) 接收你已经读入的 OM *字节*——通过 [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)
-# 得到的指针（第 05 节讲解指针）和长度。[`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html) 返回 `(work_size, weight_size, ret)`：
+# 得到的指针（第 05 节讲解指针）和长度。用哪种内存取决于运行模式（[`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html)，第 01 节）：pyACL 的 `load_from_mem` 页面写明“Ascend EP形态下，
+# model参数处需申请Host上的内存。Ascend RC形态下，model参数处需申请Device上的内存”——插卡的 PC（ACL_HOST）上用 Host 内存（bytes 对象
+# 本身即可），开发板（ACL_DEVICE，Atlas 200I DK A2）上用 `acl.rt.malloc` 申请的 Device 内存，单元格用 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 把文件内容复制进去。
+# [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html) 返回 `(work_size, weight_size, ret)`：
 # 模型执行所需的工作内存和权值内存大小。用 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html) 申请这两块内存，再交给
 # [`acl.mdl.load_from_file_with_mem`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0141.html)（或第四种方式 `load_from_mem_with_mem`）：
 # 这样模型就位于你控制的内存中，例如可以在不会同时运行的几个模型之间复用同一块内存。
@@ -148,7 +160,15 @@ print("load_from_file -> model_id", model_id)
 
 # %%
 data = open(om_path, "rb").read()
-model_id2, ret = acl.mdl.load_from_mem(acl.util.bytes_to_ptr(data), len(data))
+run_mode, ret = acl.rt.get_run_mode()
+check_ret("acl.rt.get_run_mode", ret)
+if run_mode == 0:     # ACL_DEVICE (RC, a board such as the 200I DK A2): the model must be in device memory
+    model_mem, ret = acl.rt.malloc(len(data), 0)
+    check_ret("acl.rt.malloc", ret)
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(model_mem, len(data), acl.util.bytes_to_ptr(data), len(data), 1))
+else:                 # ACL_HOST (EP, a PC with a card): host memory, here the bytes object itself (keep `data`)
+    model_mem = acl.util.bytes_to_ptr(data)
+model_id2, ret = acl.mdl.load_from_mem(model_mem, len(data))
 check_ret("acl.mdl.load_from_mem", ret)
 work_size, weight_size, ret = acl.mdl.query_size(om_path)
 check_ret("acl.mdl.query_size", ret)
@@ -184,6 +204,8 @@ for m in (model_id, model_id2, model_id3):
     check_ret("acl.mdl.unload", acl.mdl.unload(m))
 check_ret("acl.rt.free", acl.rt.free(work_ptr))        # only after the unload
 check_ret("acl.rt.free", acl.rt.free(weight_ptr))
+if run_mode == 0:
+    check_ret("acl.rt.free", acl.rt.free(model_mem))   # the model's bytes in device memory (ACL_DEVICE)
 print("unload again ->", acl.mdl.unload(model_id))
 
 # %% [markdown] tags=["lang:en"]
@@ -195,8 +217,8 @@ print("unload again ->", acl.mdl.unload(model_id))
 # *simulator:* loading the ONNX file returns 100013 (ACL_ERROR_PARSE_MODEL), the simulator's choice: the
 # public sources do not pin the code a board returns for a file that is not an OM. A missing path is
 # 145002 at the graph-engine level. The cell ends with the release of notebook 01:
-# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
-# [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html).
+# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html);
+# [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) waits for the kernel's exit.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 不是本机 OM 的文件
@@ -205,7 +227,8 @@ print("unload again ->", acl.mdl.unload(model_id))
 #
 # *模拟器：* 加载 ONNX 文件返回 100013（ACL_ERROR_PARSE_MODEL），这是模拟器的选择：公开资料没有确定开发板对“不是 OM 的文件”
 # 返回哪个错误码。路径不存在时，图引擎层面返回 145002。单元格最后按第 01 节的方式释放：
-# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)、[`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)。
+# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)；
+# [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) 留到内核退出时执行。
 
 # %%
 bad_id, ret = acl.mdl.load_from_file(onnx_path)
@@ -214,27 +237,26 @@ missing_id, ret = acl.mdl.load_from_file("/tmp/no_such_model.om")
 print("load a missing file ->", ret)
 check_ret("acl.rt.destroy_context", acl.rt.destroy_context(context))
 check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
-check_ret("acl.finalize", acl.finalize())
 
 # %% [markdown] tags=["lang:en"]
 # ## The step API: `load_model(path, how)`
 # `how` is `file`, `mem`, `file_with_mem` or `mem_with_mem`; for the last two it calls `query_size`, allocates
-# the work and weight memory, and `at.unload_model` frees it after the unload, in that order.
+# the work and weight memory, and `at.unload_model` frees it after the unload, in that order. The two `mem` ways
+# ask the run mode first and, on a board, load from device memory as above.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 分步 API：`load_model(path, how)`
 # `how` 取 `file`、`mem`、`file_with_mem` 或 `mem_with_mem`；后两种会先调用 `query_size` 并申请工作内存和权值内存，
-# `at.unload_model` 先卸载模型再释放这些内存。
+# `at.unload_model` 先卸载模型再释放这些内存。两种 `mem` 方式先查询运行模式，在开发板上像上面一样从 Device 内存加载。
 
 # %%
-at.init(); res = at.request_resources(0)
+res = at.request_resources(0)        # this kernel is initialised already (the cell above)
 for how in ("file", "mem", "file_with_mem", "mem_with_mem"):
     m = at.load_model(om_path, how)
     print(f"{how:14s} model_id {m.model_id}")
     at.unload_model(m)
 print(m.code())
-at.release_resources(res)
-_ = at.finalize()
+_ = at.release_resources(res)
 
 # %% [markdown] tags=["lang:en"]
 # ## Exercise (3 points)
@@ -265,11 +287,9 @@ def load_with_my_memory(path):
     ### END SOLUTION
 
 # %% tags=["grade", "points:3", "grade_id:nb02-load-with-mem-test"]
-check_ret("acl.init", acl.init())
-check_ret("acl.rt.set_device", acl.rt.set_device(0))
+check_ret("acl.rt.set_device", acl.rt.set_device(0))   # the checker uses this kernel's initialised process
 feedback = lab.check_model_memory(load_with_my_memory, om_path)
 check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
-check_ret("acl.finalize", acl.finalize())
 print(feedback)
 assert feedback, feedback
 
@@ -278,7 +298,8 @@ assert feedback, feedback
 # * ATC compiles a framework model into an OM for one chip (`--soc_version`); the simulator's emulator and CANN's
 #   `atc` take the same flags, but their OMs only load on their own side.
 # * Four loads: from a file or from memory, with memory the system manages or work/weight memory you allocate
-#   after `query_size`. Unload first, free your memory after.
+#   after `query_size`. Unload first, free your memory after. `load_from_mem` reads host memory on ACL_HOST and
+#   device memory on ACL_DEVICE (a board).
 # * Loading fails with a non-zero `ret` for a wrong or missing file; check it before using the model id.
 
 # %% [markdown] tags=["lang:zh"]
@@ -286,6 +307,7 @@ assert feedback, feedback
 # * ATC 把框架模型编译成面向某一款芯片（`--soc_version`）的 OM；模拟器的转换工具与 CANN 的 `atc` 参数相同，但各自生成的 OM
 #   只能在各自那一侧加载。
 # * 四种加载方式：从文件或从内存加载，内存由系统管理，或在 `query_size` 之后自己申请工作内存/权值内存。先卸载模型，再释放自己的内存。
+#   `load_from_mem` 在 ACL_HOST 上读 Host 内存，在 ACL_DEVICE（开发板）上读 Device 内存。
 # * 文件不对或不存在时，加载返回非 0 的 `ret`；使用模型 ID 之前先检查它。
 
 # %% [markdown] tags=["lang:en"]
@@ -294,7 +316,8 @@ assert feedback, feedback
 # 2. You loaded with `load_from_file_with_mem`. In which order do you unload the model and free its memory, and why?
 # 3. `query_size` on the simulator and on a board give different numbers for the same ONNX file. Which one
 #    should your code use?
-# 4. Why does `load_from_mem` need `bytes_to_ptr`, and what must stay alive while it runs?
+# 4. Why does `load_from_mem` need `bytes_to_ptr` on a PC with a card, what must stay alive while it runs, and
+#    which memory must the model be in on an Atlas 200I DK A2?
 #
 # **Next →** [03_model_desc](03_model_desc.ipynb)
 
@@ -303,7 +326,7 @@ assert feedback, feedback
 # 1. 哪个 ATC 参数把 OM 绑定到某一款芯片？在开发板上如何得到正确的取值？
 # 2. 你用 `load_from_file_with_mem` 加载了模型。卸载模型与释放其内存的先后顺序是什么？为什么？
 # 3. 同一个 ONNX 文件，`query_size` 在模拟器和开发板上给出不同的数字。你的代码应该用哪一个？
-# 4. 为什么 `load_from_mem` 需要 `bytes_to_ptr`？调用期间什么必须保持存活？
+# 4. 在插卡的 PC 上，为什么 `load_from_mem` 需要 `bytes_to_ptr`？调用期间什么必须保持存活？在 Atlas 200I DK A2 上，模型必须放在哪种内存中？
 #
 # **下一节 →** [03_model_desc](03_model_desc.ipynb)
 

@@ -41,7 +41,12 @@ from acl_teach.lab import check_ret
 # 所以下面的数字始终成立。
 
 # %%
-check_ret("acl.init", acl.init())
+import atexit
+ret = acl.init()                      # once per process: Run All again in this kernel gives 100002, still initialised
+if ret == 0:
+    atexit.register(acl.finalize)     # the one acl.finalize, when the kernel (the process) exits
+elif ret != 100002:
+    check_ret("acl.init", ret)
 check_ret("acl.rt.set_device", acl.rt.set_device(0))
 context, ret = acl.rt.create_context(0)
 check_ret("acl.rt.create_context", ret)
@@ -188,14 +193,14 @@ assert feedback, feedback
 # Each desc is destroyed with [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) (two here: yours and the step API's), the
 # model with [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs), then the Context and Device
 # ([`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html))
-# and [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html). A desc is only a description: destroying it does not unload the model,
+# and, once when the kernel exits, [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html). A desc is only a description: destroying it does not unload the model,
 # and unloading does not destroy it.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 释放
 # 每个模型描述用 [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 销毁（这里有两个：你的和分步 API 的），模型用 [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 卸载，
 # 然后是 Context 和 Device（[`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)），
-# 最后 [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)。模型描述只是一份描述：销毁它不会卸载模型，卸载模型也不会销毁它。
+# [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) 在内核退出时执行一次。模型描述只是一份描述：销毁它不会卸载模型，卸载模型也不会销毁它。
 
 # %%
 check_ret("acl.mdl.destroy_desc", acl.mdl.destroy_desc(desc))
@@ -203,7 +208,6 @@ check_ret("acl.mdl.destroy_desc", acl.mdl.destroy_desc(d.model_desc))
 check_ret("acl.mdl.unload", acl.mdl.unload(model_id))
 check_ret("acl.rt.destroy_context", acl.rt.destroy_context(context))
 check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
-check_ret("acl.finalize", acl.finalize())
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary

@@ -45,7 +45,12 @@ from acl_teach.lab import check_ret
 # 用 [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html) 加载默认模型，再 [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和 [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。
 
 # %%
-check_ret("acl.init", acl.init())
+import atexit
+ret = acl.init()                      # once per process: Run All again in this kernel gives 100002, still initialised
+if ret == 0:
+    atexit.register(acl.finalize)     # the one acl.finalize, when the kernel (the process) exits
+elif ret != 100002:
+    check_ret("acl.init", ret)
 check_ret("acl.rt.set_device", acl.rt.set_device(0))
 context, ret = acl.rt.create_context(0)
 check_ret("acl.rt.create_context", ret)
@@ -229,11 +234,11 @@ assert feedback, feedback
 # %% [markdown] tags=["lang:en"]
 # Release everything, in the order of notebooks 01–03: [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
 # [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
-# [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html), [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html).
+# [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html); [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) runs once, when the kernel exits.
 
 # %% [markdown] tags=["lang:zh"]
 # 按第 01–03 节的顺序释放全部资源：[`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
-# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)、[`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)。
+# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)；[`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) 在内核退出时执行一次。
 
 # %%
 at.release_dataset(inputs); at.release_dataset(outputs)
@@ -242,7 +247,6 @@ check_ret("acl.mdl.destroy_desc", acl.mdl.destroy_desc(d.model_desc))
 check_ret("acl.mdl.unload", acl.mdl.unload(model_id))
 check_ret("acl.rt.destroy_context", acl.rt.destroy_context(context))
 check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
-check_ret("acl.finalize", acl.finalize())
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary

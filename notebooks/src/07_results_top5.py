@@ -35,7 +35,10 @@ from acl_teach.lab import check_ret
 # 用五行代码完成第 01–06 节：默认模型对浓缩咖啡照片做分类；输出此刻在 Device 内存中。
 
 # %%
-at.init(); res = at.request_resources(0)
+import atexit
+if not at.init().already_initialised:     # once per kernel; Run All again: 100002, reported, not raised
+    atexit.register(at.finalize)          # the one acl.finalize, when the kernel (the process) exits
+res = at.request_resources(0)
 model = at.load_model(at.models.default_om())
 d = at.query_desc(model)
 inputs, outputs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
@@ -202,7 +205,7 @@ assert feedback, feedback
 
 # %%
 at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)
-at.release_resources(res); at.finalize()
+_ = at.release_resources(res)
 print(lab.ledger_summary())
 
 # %% [markdown] tags=["lang:en"]

@@ -40,7 +40,10 @@ from acl_teach.lab import check_ret
 # refresh）；开发板上没有这样的记录，这恰恰是那里的泄漏无人察觉的原因。
 
 # %%
-at.init(); res = at.request_resources(0)
+import atexit
+if not at.init().already_initialised:     # once per kernel; Run All again: 100002, reported, not raised
+    atexit.register(at.finalize)          # the one acl.finalize, when the kernel (the process) exits
+res = at.request_resources(0)
 model = at.load_model(at.models.default_om())
 d = at.query_desc(model)
 inputs, outputs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
@@ -105,17 +108,16 @@ else:
 
 # %% [markdown] tags=["lang:en"]
 # Our notebook does not leak: unload the model and destroy its desc (`at.unload_model` calls
-# [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs) then [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)), release the runtime resources,
-# finalize. The ledger is empty.
+# [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs) then [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)), release the runtime resources.
+# The ledger is empty; only the process itself stays initialised, until the one `acl.finalize` at the kernel's exit.
 
 # %% [markdown] tags=["lang:zh"]
 # 本 notebook 自己不泄漏：卸载模型并销毁模型描述（`at.unload_model` 依次调用 [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和
-# [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)），释放运行管理资源，去初始化。资源台账为空。
+# [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)），释放运行管理资源。资源台账为空；只有进程本身仍处于初始化状态，直到内核退出时那唯一一次 `acl.finalize`。
 
 # %%
 at.unload_model(model, d)
-at.release_resources(res)
-_ = at.finalize()
+_ = at.release_resources(res)
 print(lab.ledger_summary())
 
 # %% [markdown] tags=["lang:en"]
@@ -163,7 +165,7 @@ print(lab.ledger_summary())
 
 # %% [markdown] tags=["lang:en"]
 # Two safe orders, side by side, on a model's input dataset built as in notebook 04 — the guide's (free first)
-# and the sample's (descriptors first) — with [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html), [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
+# and the sample's (descriptors first) — with [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
 # [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html), [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html),
 # [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
 # [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
@@ -172,22 +174,20 @@ print(lab.ledger_summary())
 # [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
 # [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
 # The model goes last: [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs), then
-# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
-# [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html).
+# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html).
 
 # %% [markdown] tags=["lang:zh"]
 # 两种安全的顺序并排演示，对象是按第 04 节方式构造的模型输入数据集——指南的顺序（先释放内存）和样例的顺序（先销毁描述结构）——用到
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)、[`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、[`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)、
+# [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、[`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)、
 # [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html)、[`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
 # [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
 # [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html)、[`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)、[`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html)，
 # 释放时用到 [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
 # [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。最后释放模型：
 # [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)，然后 [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、
-# [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)、[`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)。
+# [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)。
 
 # %%
-check_ret("acl.init", acl.init())
 check_ret("acl.rt.set_device", acl.rt.set_device(0))
 context, ret = acl.rt.create_context(0)
 check_ret("acl.rt.create_context", ret)
@@ -231,19 +231,19 @@ check_ret("acl.mdl.unload", acl.mdl.unload(model_id))
 check_ret("acl.mdl.destroy_desc", acl.mdl.destroy_desc(desc))
 check_ret("acl.rt.destroy_context", acl.rt.destroy_context(context))
 check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
-check_ret("acl.finalize", acl.finalize())
 
 # %% [markdown] tags=["lang:en"]
 # ## The checker's order
 # `lab.RELEASE_ORDER` is one safe order for everything a run creates. The checker does not compare your calls with
 # it: it runs your release code and then reads the ledger, so any order passes that releases every resource by its
-# own call with `ret` 0 before `reset_device` and `finalize` — the official sample's order (no stream of its own)
-# included.
+# own call with `ret` 0 before `reset_device` — the official sample's order (no stream of its own) included. Your
+# release code must not finalize: a program finalizes once, when it ends (here: when the kernel exits).
 
 # %% [markdown] tags=["lang:zh"]
 # ## 检查器的顺序
 # `lab.RELEASE_ORDER` 是释放一次推理所建全部资源的一种安全顺序。检查器不拿你的调用和它比较：它运行你的释放代码，然后读取台账，所以只要在
-# `reset_device` 和 `finalize` 之前每个资源都由它自己的释放调用释放、`ret` 为 0，任何顺序都能通过——包括官方样例的顺序（样例没有自己的 Stream）。
+# `reset_device` 之前每个资源都由它自己的释放调用释放、`ret` 为 0，任何顺序都能通过——包括官方样例的顺序（样例没有自己的 Stream）。
+# 你的释放代码不能 finalize：一个程序只在结束时 finalize 一次（这里是内核退出时）。
 
 # %%
 print("\n".join(lab.RELEASE_ORDER))
@@ -251,21 +251,21 @@ print("\n".join(lab.RELEASE_ORDER))
 # %% [markdown] tags=["lang:en"]
 # ## Exercise (4 points)
 # Write `release_all(run)`: release everything in `run` — the output dataset's buffers, the dataset, its device
-# memory (`run["ptrs"]`), the model, its desc, the stream, the context — then reset the device and finalize. Each
-# `ret` must be 0. The checker does not compare names: after your code the ledger must be empty, and nothing may
-# have been reclaimed by `reset_device` or `finalize` instead of its own release call.
+# memory (`run["ptrs"]`), the model, its desc, the stream, the context — then reset the device. Do not finalize:
+# this kernel finalizes once, at exit. Each `ret` must be 0. The checker does not compare names: after your code
+# the ledger must be empty, and nothing may have been reclaimed by `reset_device` instead of its own release call.
 # The stream goes with [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html).
 
 # %% [markdown] tags=["lang:zh"]
 # ## 练习（4 分）
 # 编写 `release_all(run)`：释放 `run` 中的一切——输出数据集的缓冲、数据集、它的 Device 内存（`run["ptrs"]`）、模型、模型描述、Stream、
-# Context——然后复位 Device 并去初始化。每个 `ret` 都必须为 0。检查器不比较名字：你的代码执行后台账必须为空，并且没有任何资源是被
-# `reset_device` 或 `finalize` 回收、而不是由它自己的释放调用释放的。
+# Context——然后复位 Device。不要去初始化：本内核只在退出时 finalize 一次。每个 `ret` 都必须为 0。检查器不比较名字：你的代码执行后台账
+# 必须为空，并且没有任何资源是被 `reset_device` 回收、而不是由它自己的释放调用释放的。
 # Stream 用 [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html) 销毁。
 
 # %% tags=["solution", "grade_id:nb08-release"]
 def release_all(run):
-    """Release one run's resources, innermost first, then the device and the process."""
+    """Release one run's resources, innermost first, then the device (the process stays initialised)."""
     ### BEGIN SOLUTION
     dataset = run["dataset"]
     for i in range(acl.mdl.get_dataset_num_buffers(dataset)):
@@ -278,11 +278,9 @@ def release_all(run):
     check_ret("acl.rt.destroy_stream", acl.rt.destroy_stream(run["stream"]))
     check_ret("acl.rt.destroy_context", acl.rt.destroy_context(run["context"]))
     check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
-    check_ret("acl.finalize", acl.finalize())
     ### END SOLUTION
 
 # %% tags=["grade", "points:4", "grade_id:nb08-release-test"]
-at.init()
 res = at.request_resources(0)
 model = at.load_model(at.models.default_om())
 d = at.query_desc(model)
@@ -299,7 +297,8 @@ assert feedback, feedback
 # * Data buffers and datasets own nothing, so free / destroy-buffer / destroy-dataset may come in any order once
 #   no execute uses them — the guide's steps, its introduction and the sample differ here and are all safe.
 # * Unsafe: releasing what a queued async execute still uses; resetting the device or destroying the context
-#   before models and memory are released; finalize before reset; any use after release.
+#   before models and memory are released; finalize before reset, or any call after finalize; any use after
+#   release. One finalize per program, at its end.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 小结

@@ -39,7 +39,10 @@ from acl_teach.lab import check_ret
 # [`acl.rt.memset`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0118.html)`(ptr, max_size, value, count)` 把输出缓冲清零，以便看出它何时被写入。
 
 # %%
-at.init(); res = at.request_resources(0)
+import atexit
+if not at.init().already_initialised:     # once per kernel; Run All again: 100002, reported, not raised
+    atexit.register(at.finalize)          # the one acl.finalize, when the kernel (the process) exits
+res = at.request_resources(0)
 model = at.load_model(at.models.default_om())
 d = at.query_desc(model)
 inputs, outputs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
@@ -232,7 +235,7 @@ assert feedback, feedback
 for job in jobs:
     at.release_dataset(job["in"]); at.release_dataset(job["out"])
 at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)
-at.release_resources(res); at.finalize()
+_ = at.release_resources(res)
 print(lab.ledger_summary())
 
 # %% [markdown] tags=["lang:en"]

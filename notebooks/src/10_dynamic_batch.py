@@ -45,7 +45,10 @@ from acl_teach.lab import check_ret
 
 # %%
 om = at.models.dynamic_batch_om()
-at.init(); res = at.request_resources(0)
+import atexit
+if not at.init().already_initialised:     # once per kernel; Run All again: 100002, reported, not raised
+    atexit.register(at.finalize)          # the one acl.finalize, when the kernel (the process) exits
+res = at.request_resources(0)
 model = at.load_model(om)
 d = at.query_desc(model)
 print(d.table())
@@ -262,7 +265,7 @@ assert feedback, feedback
 ### END HIDDEN TESTS
 
 # %%
-at.release_resources(res); at.finalize()
+_ = at.release_resources(res)
 print(lab.ledger_summary())
 
 # %% [markdown] tags=["lang:en"]

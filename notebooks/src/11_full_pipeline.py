@@ -26,17 +26,25 @@ from acl_teach import lab
 acl = lab.setup()          # real pyACL on an Ascend machine, else the simulator registered as `acl`
 import acl_teach as at     # the step API: one function per documented step
 import numpy as np
+import atexit
+if acl.init() == 0:                  # one acl.init per kernel (a process); Run All again: 100002, still initialised
+    atexit.register(acl.finalize)    # and its one acl.finalize, when the kernel exits (notebook 01 says why)
 
 # %% [markdown] tags=["lang:en"]
 # ## The pipeline stepper
 # Fourteen buttons for the thirteen steps (step 5 has two: the input and the output dataset). A step that is clicked too early is refused with the reason — the copy needs
 # the input buffers, the execute needs the copy — which is the order of the whole series in one widget. The first
 # stepper is yours to click from step 1; the second is clicked by code.
+# The cell above already called [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) once for this kernel (and registered [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) for its exit), so
+# the stepper's step 1 answers 100002 and its step 13 leaves the finalize to the kernel's exit: one of each per
+# process (notebook 01).
 
 # %% [markdown] tags=["lang:zh"]
 # ## 流程单步器
 # 十三个步骤共十四个按钮（第 5 步分为两个：输入数据集和输出数据集）。过早点击某一步会被拒绝并说明原因——复制需要输入缓冲，推理需要先复制——整个系列的顺序就在这一个控件里。第一个单步器
 # 留给你从第 1 步开始点击；第二个由代码点击。
+# 上面的单元格已经为本内核调用过一次 [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)（并登记了退出时执行的 [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)），所以单步器的第 1 步返回 100002，第 13 步把
+# finalize 留给内核退出时执行：每个进程各一次（第 01 节）。
 
 # %%
 from acl_teach.widgets import PipelineStepper
@@ -191,7 +199,7 @@ def top5(outputs):
 # %% tags=["grade", "points:2", "grade_id:nb11-top5-test"]
 def classify_with(photo, check):
     """The step API's flow on one photo, with `check(outputs)` between the execute and the release."""
-    at.init(); res = at.request_resources(0)
+    res = at.request_resources(0)                      # the kernel is initialised (first cell)
     model = at.load_model(at.models.default_om()); d = at.query_desc(model)
     inputs, outputs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
     at.copy_to_device(at.preprocess(at.models.image(photo)), inputs, 0, res, d)
@@ -200,7 +208,7 @@ def classify_with(photo, check):
         return check(outputs)
     finally:
         at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)
-        at.release_resources(res); at.finalize()
+        at.release_resources(res)
 
 feedback = classify_with("coffee.png", lambda outputs: lab.check_top5(top5, outputs))
 print(feedback)

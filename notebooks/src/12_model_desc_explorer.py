@@ -78,7 +78,10 @@ print(list(models))
 # [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html) 查询档位。模型由分步 API 加载，函数接收它们的模型描述句柄。
 
 # %%
-at.init(); res = at.request_resources(0)
+import atexit
+if not at.init().already_initialised:     # once per kernel; Run All again: 100002, reported, not raised
+    atexit.register(at.finalize)          # the one acl.finalize, when the kernel (the process) exits
+res = at.request_resources(0)
 loaded = {name: at.load_model(path) for name, path in models.items()}
 descs = {name: at.query_desc(m) for name, m in loaded.items()}
 
@@ -165,7 +168,7 @@ assert feedback, feedback
 # %%
 for name in loaded:
     at.unload_model(loaded[name], descs[name])
-at.release_resources(res); at.finalize()
+_ = at.release_resources(res)
 print(lab.ledger_summary())
 
 # %% [markdown] tags=["lang:en"]

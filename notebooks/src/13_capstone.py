@@ -62,7 +62,12 @@ IMAGES = [at.models.image(name) for name in ("coffee.png", "chelsea.png", "rocke
 # [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) 决定内存复制方向：插卡的 PC 上是 Host ↔ Device，开发板上是 Device ↔ Device——这是 acllite 的规则。
 
 # %%
-check_ret("acl.init", acl.init())
+import atexit
+ret = acl.init()                      # once per process: Run All again in this kernel gives 100002, still initialised
+if ret == 0:
+    atexit.register(acl.finalize)     # the program's one acl.finalize: here at the kernel's exit (section 8)
+elif ret != 100002:
+    check_ret("acl.init", ret)
 check_ret("acl.rt.set_device", acl.rt.set_device(DEVICE_ID))
 context, ret = acl.rt.create_context(DEVICE_ID)
 check_ret("acl.rt.create_context", ret)
@@ -284,13 +289,18 @@ for job in jobs:
 # The sample's order: [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs), free the memory
 # allocated at start-up, then [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html),
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html) and
-# [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) (notebook 08 explains why this and other orders are safe).
+# [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) (notebook 08 explains why this and other orders are safe). A script calls `acl.finalize()` as its last
+# line (the two scripts below do); in this notebook the program's process is the kernel, so its one finalize was
+# registered with `atexit` in section 2 and runs when the kernel exits — on CANN ≤ 8.0 a finalized process cannot
+# init again (notebook 01), and the exercise below still needs this one.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 8 · 按安全的顺序释放
 # 样例的顺序：[`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、释放启动时申请的内存，然后
 # [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html)、[`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)
-# 和 [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)（第 08 节解释了为什么这种顺序以及其他几种顺序是安全的）。
+# 和 [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)（第 08 节解释了为什么这种顺序以及其他几种顺序是安全的）。脚本把 `acl.finalize()` 作为最后一行（下面两个脚本就是这样）；
+# 在本 notebook 中，程序的进程就是内核，所以唯一一次 finalize 已在第 2 部分用 `atexit` 登记，在内核退出时执行——CANN 8.0 及以前，进程
+# finalize 之后不能再初始化（第 01 节），而下面的练习还要用这个进程。
 
 # %%
 check_ret("acl.mdl.unload", acl.mdl.unload(model_id))
@@ -300,7 +310,6 @@ for item in input_data + output_data:
 check_ret("acl.rt.destroy_stream", acl.rt.destroy_stream(stream))
 check_ret("acl.rt.destroy_context", acl.rt.destroy_context(context))
 check_ret("acl.rt.reset_device", acl.rt.reset_device(DEVICE_ID))
-check_ret("acl.finalize", acl.finalize())
 print(lab.ledger_summary())
 
 # %% [markdown] tags=["lang:en"]
@@ -330,23 +339,25 @@ for script in ("classify_sync.py", "classify_async.py"):
 
 # %% [markdown] tags=["lang:en"]
 # ## Exercise (5 points)
-# Write `classify(path, om)`: the whole program in raw pyACL for one image — init, device, context, load, desc,
-# datasets, copy in (use `preprocess` from section 5), execute, copy out, top-5 — and release everything before
-# `acl.finalize()`. Return the five best classes, best first. The checker compares them with the step API's answer
-# for the same photo and requires an empty ledger afterwards, with nothing reclaimed by `reset_device`/`finalize`.
+# Write `classify(path, om)`: the whole flow in raw pyACL for one image, in this kernel's initialised process —
+# device, context, load, desc, datasets, copy in (use `preprocess` from section 5; copy kinds by the run mode, as in
+# section 2), execute, copy out, top-5 — and release everything, ending with `reset_device`. No `acl.init` and no
+# `acl.finalize` inside: a function that finalizes would end the process's pyACL on CANN ≤ 8.0. Return the five
+# best classes, best first. The checker compares them with the step API's answer for the same photo and requires
+# an empty ledger afterwards, with nothing reclaimed by `reset_device`.
 # See the rubric in docs/instructor.md for the capstone's manually graded part.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 练习（5 分）
-# 编写 `classify(path, om)`：用原始 pyACL 对一张图片完成整个程序——初始化、Device、Context、加载、模型描述、数据集、复制进去（用第 5 部分的
-# `preprocess`）、执行、复制出来、top-5——并在 `acl.finalize()` 之前释放一切。返回得分最高的五个类别，从高到低。检查器把它们与分步 API
-# 对同一张照片的结果比较，并要求之后台账为空、没有任何资源由 `reset_device`/`finalize` 回收。综合练习的人工评分部分见 docs/instructor_zh.md 中的评分标准。
+# 编写 `classify(path, om)`：在本内核已初始化的进程中，用原始 pyACL 对一张图片完成整个流程——Device、Context、加载、模型描述、数据集、
+# 复制进去（用第 5 部分的 `preprocess`；复制方向按第 2 部分的运行模式选择）、执行、复制出来、top-5——并释放一切，最后 `reset_device`。函数里
+# 不要 `acl.init`，也不要 `acl.finalize`：在 CANN 8.0 及以前，函数里的 finalize 会让整个进程的 pyACL 无法再用。返回得分最高的五个类别，
+# 从高到低。检查器把它们与分步 API 对同一张照片的结果比较，并要求之后台账为空、没有任何资源由 `reset_device` 回收。综合练习的人工评分部分见 docs/instructor_zh.md 中的评分标准。
 
 # %% tags=["solution", "grade_id:nb13-classify"]
 def classify(path, om):
-    """One image through the whole raw pyACL program; returns the top-5 class indices."""
+    """One image through the whole raw pyACL flow (the process is initialised); returns the top-5 class indices."""
     ### BEGIN SOLUTION
-    check_ret("acl.init", acl.init())
     check_ret("acl.rt.set_device", acl.rt.set_device(DEVICE_ID))
     context, ret = acl.rt.create_context(DEVICE_ID)
     check_ret("acl.rt.create_context", ret)
@@ -369,12 +380,12 @@ def classify(path, om):
     (inputs, in_ptrs), (outputs, out_ptrs) = sets
     data = preprocess(path).tobytes()
     check_ret("acl.rt.memcpy", acl.rt.memcpy(in_ptrs[0][0], in_ptrs[0][1], acl.util.bytes_to_ptr(data), len(data),
-                                             ACL_MEMCPY_HOST_TO_DEVICE))
+                                             to_device))
     check_ret("acl.mdl.execute", acl.mdl.execute(model_id, inputs, outputs))
     ptr, size = out_ptrs[0]
     host, ret = acl.rt.malloc_host(size)
     check_ret("acl.rt.malloc_host", ret)
-    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, size, ptr, size, ACL_MEMCPY_DEVICE_TO_HOST))
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, size, ptr, size, to_host))
     scores = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.float32)
     check_ret("acl.rt.free_host", acl.rt.free_host(host))
     for dataset, ptrs in sets:
@@ -387,7 +398,6 @@ def classify(path, om):
     check_ret("acl.mdl.destroy_desc", acl.mdl.destroy_desc(desc))
     check_ret("acl.rt.destroy_context", acl.rt.destroy_context(context))
     check_ret("acl.rt.reset_device", acl.rt.reset_device(DEVICE_ID))
-    check_ret("acl.finalize", acl.finalize())
     return [int(i) for i in scores.argsort()[-1:-6:-1]]
     ### END SOLUTION
 
@@ -404,7 +414,7 @@ assert feedback, feedback
 # ## Summary
 # * The complete program is: constants → init → Device/Context/Stream → run mode → load + desc → malloc once →
 #   per image: preprocess, pointer, memcpy, datasets, execute, destroy datasets, D2H, current dims, top-5 →
-#   release (unload, desc, memory, stream, context, device) → finalize.
+#   release (unload, desc, memory, stream, context, device) → finalize, once, at the end of the process.
 # * The asynchronous variant gives each in-flight image its own memory and datasets and reads each result in its
 #   callback; user data is a list.
 # * Every `ret` is checked; the version fallbacks (`bytes_to_ptr`/`numpy_to_ptr`, `ptr_to_bytes`/`ptr_to_numpy`) and
@@ -413,7 +423,7 @@ assert feedback, feedback
 # %% [markdown] tags=["lang:zh"]
 # ## 小结
 # * 完整的程序是：常量 → 初始化 → Device/Context/Stream → 运行模式 → 加载模型 + 模型描述 → 一次性申请内存 → 每张图片：预处理、指针、内存复制、
-#   数据集、推理、销毁数据集、D2H、当前维度、top-5 → 释放（卸载模型、模型描述、内存、Stream、Context、Device）→ 去初始化。
+#   数据集、推理、销毁数据集、D2H、当前维度、top-5 → 释放（卸载模型、模型描述、内存、Stream、Context、Device）→ 去初始化（进程结束时一次）。
 # * 异步版本为每张在途图片准备独立的内存和数据集，并在各自的回调函数中获取结果；用户数据是列表。
 # * 检查每个 `ret`；版本兼容写法（`bytes_to_ptr`/`numpy_to_ptr`、`ptr_to_bytes`/`ptr_to_numpy`）和按运行模式选择的复制方向，让同一份代码既能在插卡
 #   的 PC 上运行，也能在开发板上运行。

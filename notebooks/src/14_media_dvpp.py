@@ -64,7 +64,10 @@ photo = Image.open(at.models.image("coffee.png")).convert("RGB").resize((600, 39
 buf = io.BytesIO()
 photo.save(buf, "JPEG", quality=95)
 jpeg = buf.getvalue()                       # keep this object alive while its pointer is in use
-at.init(); res = at.request_resources(0)
+import atexit
+if not at.init().already_initialised:     # once per kernel; Run All again: 100002, reported, not raised
+    atexit.register(at.finalize)          # the one acl.finalize, when the kernel (the process) exits
+res = at.request_resources(0)
 width, height, components, ret = media.dvpp_jpeg_get_image_info(acl.util.bytes_to_ptr(jpeg), len(jpeg))
 check_ret("acl.media.dvpp_jpeg_get_image_info", ret)
 print(f"JPEG: {len(jpeg)} bytes, {width} x {height}, {components} components")
@@ -114,7 +117,8 @@ check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_
 # * buffer size ≥ `width_stride × height_stride × 3 / 2` (the Y plane, plus half of it for UV);
 # * the UV plane starts at offset `width_stride × height_stride`, not at `width × height`.
 #
-# (The 310P and the 310B — the Atlas 200I DK A2's chip — use a width alignment of 64.) The picture is described by a **pic desc**: `dvpp_create_pic_desc`,
+# The 310P and the 310B — the Atlas 200I DK A2's chip — use a width alignment of **64** (same page), so the cell
+# reads the chip with [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and aligns for it: the same code is right on each board. The picture is described by a **pic desc**: `dvpp_create_pic_desc`,
 # then `dvpp_set_pic_desc_data / size / format / width / height / width_stride / height_stride`. A **channel**
 # (`dvpp_create_channel_desc` + `dvpp_create_channel`) is the session with the DVPP hardware. Then
 # [`acl.media.dvpp_jpeg_decode_async`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html)`(channel, jpeg_ptr, jpeg_size, out_desc, stream)` only *queues* the
@@ -131,7 +135,8 @@ check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_
 # * 缓冲大小 ≥ `宽 stride × 高 stride × 3 / 2`（Y 平面，再加它的一半给 UV）；
 # * UV 平面从偏移 `宽 stride × 高 stride` 处开始，而不是 `width × height`。
 #
-# （310P 和 310B——Atlas 200I DK A2 的芯片——宽对齐是 64。）图片由**图片描述**（pic desc）描述：先 `dvpp_create_pic_desc`，再 `dvpp_set_pic_desc_data / size / format / width /
+# 310P 和 310B——Atlas 200I DK A2 的芯片——宽对齐是 **64**（同一页面），所以单元格用 [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 读出芯片并按它对齐：
+# 同一段代码在每种开发板上都正确。图片由**图片描述**（pic desc）描述：先 `dvpp_create_pic_desc`，再 `dvpp_set_pic_desc_data / size / format / width /
 # height / width_stride / height_stride`。**通道**（`dvpp_create_channel_desc` + `dvpp_create_channel`）是与 DVPP 硬件之间的会话。然后
 # [`acl.media.dvpp_jpeg_decode_async`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html)`(channel, jpeg_ptr, jpeg_size, out_desc, stream)` 只是把解码任务*下发*出去：要等
 # [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) 之后字节才会出现。`dvpp_jpeg_predict_dec_size` 会给出同样的大小，供你对照。
@@ -162,11 +167,13 @@ def new_picture(w, h, w_stride, h_stride):
     return desc, data, size
 
 
-ws, hs = align_up(width, 128), align_up(height, 16)
+soc = acl.get_soc_name()                    # the JPEGD width alignment depends on the chip
+w_align = 128 if soc.startswith("Ascend310") and soc[9:10] not in ("P", "B") else 64   # 310: 128; 310P, 310B: 64
+ws, hs = align_up(width, w_align), align_up(height, 16)
 decoded, decoded_dev, decoded_size = new_picture(width, height, ws, hs)
 predicted, ret = media.dvpp_jpeg_predict_dec_size(acl.util.bytes_to_ptr(jpeg), len(jpeg), NV12)
 check_ret("acl.media.dvpp_jpeg_predict_dec_size", ret)
-print(f"width  {width} -> width stride  ALIGN_UP({width}, 128) = {ws}  ({ws - width} padding columns)")
+print(f"{soc}: width  {width} -> width stride  ALIGN_UP({width}, {w_align}) = {ws}  ({ws - width} padding columns)")
 print(f"height {height} -> height stride ALIGN_UP({height}, 16) = {hs}  ({hs - height} padding rows)")
 print(f"size = {ws} x {hs} x 3 / 2 = {decoded_size} bytes; predict_dec_size says {predicted}")
 print(f"Y plane: bytes 0..{ws * hs - 1}; UV plane from byte {ws * hs} (not {width * height})")
@@ -447,26 +454,32 @@ at.release_dataset(outputs)
 _ = at.unload_model(model, d)
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise (2 points)
-# Write `dvpp_layout(width, height)` that returns `(width_stride, height_stride, buffer_size)` for a JPEGD output
-# picture in YUV420SP NV12 on the Ascend 310: the width aligned up to 128, the height aligned up to 16, and the
-# bytes of both planes. The checker tries five picture sizes, aligned and unaligned, including odd ones.
+# ## Exercise (3 points)
+# Write `dvpp_layout(soc_name, width, height)` that returns `(width_stride, height_stride, buffer_size)` of a JPEGD
+# output picture in YUV420SP NV12 on the chip `soc_name` names (what `acl.get_soc_name()` returns): the width
+# aligned up to 128 on the Ascend 310, to 64 on the 310P (`Ascend310P3`) and the 310B (`Ascend310B4`, the Atlas
+# 200I DK A2); the height aligned up to 16; and the bytes of both planes. The checker asks for the three chips and
+# five picture sizes each (aligned, unaligned, odd), so one chip's numbers, or a table of answers, do not pass.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习（2 分）
-# 编写 `dvpp_layout(width, height)`，返回昇腾 310 上 JPEGD 输出的 YUV420SP NV12 图片的 `(宽 stride, 高 stride, 缓冲大小)`：宽向上对齐到 128，
-# 高向上对齐到 16，大小是两个平面的总字节数。检查器会试五种图片尺寸，有对齐的，也有不对齐的，包括奇数尺寸。
+# ## 练习（3 分）
+# 编写 `dvpp_layout(soc_name, width, height)`，返回 `soc_name`（即 `acl.get_soc_name()` 的返回值）所指芯片上 JPEGD 输出的 YUV420SP NV12
+# 图片的 `(宽 stride, 高 stride, 缓冲大小)`：宽在昇腾 310 上向上对齐到 128，在 310P（`Ascend310P3`）和 310B（`Ascend310B4`，即 Atlas 200I DK A2）
+# 上对齐到 64；高向上对齐到 16；大小是两个平面的总字节数。检查器对三种芯片各试五种图片尺寸（对齐的、不对齐的、奇数的），所以只对一种芯片
+# 正确的算法或一张答案表都通不过。
 
 # %% tags=["solution", "grade_id:nb14-layout"]
-def dvpp_layout(width, height):
-    """(width_stride, height_stride, buffer_size) of a JPEGD NV12 output on the 310."""
+def dvpp_layout(soc_name, width, height):
+    """(width_stride, height_stride, buffer_size) of a JPEGD NV12 output on the chip soc_name names."""
     ### BEGIN SOLUTION
-    width_stride = (width + 127) // 128 * 128
+    w_align = 128 if soc_name.startswith("Ascend310") and soc_name[9:10] not in ("P", "B") else 64
+    width_stride = (width + w_align - 1) // w_align * w_align
     height_stride = (height + 15) // 16 * 16
     return width_stride, height_stride, width_stride * height_stride * 3 // 2
     ### END SOLUTION
 
-# %% tags=["grade", "points:2", "grade_id:nb14-layout-test"]
+# %% tags=["grade", "points:3", "grade_id:nb14-layout-test"]
+print("this machine:", acl.get_soc_name(), dvpp_layout(acl.get_soc_name(), width, height))
 feedback = lab.check_dvpp_layout(dvpp_layout)
 print(feedback)
 assert feedback, feedback
@@ -475,14 +488,14 @@ assert feedback, feedback
 # ## Release everything
 # Media objects are released like the rest, newest first: each pic desc with `dvpp_destroy_pic_desc`, each DVPP
 # block with `dvpp_free`, the resize config, then the channel (`dvpp_destroy_channel`) before its desc
-# (`dvpp_destroy_channel_desc`) — all before the stream, context and device go, and before `finalize`. The
-# ledger must read 0 live resources.
+# (`dvpp_destroy_channel_desc`) — all before the stream, context and device go (`finalize` comes once, when
+# the kernel exits). The ledger must read 0 live resources.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 释放所有资源
 # 媒体对象和其他资源一样按“后申请先释放”的顺序释放：每个图片描述用 `dvpp_destroy_pic_desc`，每块 DVPP 内存用 `dvpp_free`，然后是缩放配置，
-# 再先销毁通道（`dvpp_destroy_channel`）后销毁通道描述（`dvpp_destroy_channel_desc`）——这些都要在 Stream、Context、Device 释放之前、
-# `finalize` 之前完成。资源账本必须显示 0 个存活资源。
+# 再先销毁通道（`dvpp_destroy_channel`）后销毁通道描述（`dvpp_destroy_channel_desc`）——这些都要在 Stream、Context、Device 释放之前完成
+# （`finalize` 在内核退出时执行一次）。资源账本必须显示 0 个存活资源。
 
 # %%
 for desc in reversed(pic_descs):
@@ -492,14 +505,15 @@ for block in reversed(dvpp_blocks + [jpeg_dev]):
 check_ret("acl.media.dvpp_destroy_resize_config", media.dvpp_destroy_resize_config(resize_config))
 check_ret("acl.media.dvpp_destroy_channel", media.dvpp_destroy_channel(channel))
 check_ret("acl.media.dvpp_destroy_channel_desc", media.dvpp_destroy_channel_desc(channel))
-at.release_resources(res); at.finalize()
+_ = at.release_resources(res)
 print(lab.ledger_summary())
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary
 # * DVPP works on `dvpp_malloc` memory: 128-byte aligned start, size rounded to 32 plus 32 inside; free it with
 #   `dvpp_free`. It is device memory, so `memcpy` and models can use it directly.
-# * JPEGD on the 310 writes NV12 with width stride `ALIGN_UP(w, 128)`, height stride `ALIGN_UP(h, 16)`, size
+# * JPEGD writes NV12 with width stride `ALIGN_UP(w, 128)` on the 310 (64 on the 310P and 310B: read
+#   `acl.get_soc_name()`), height stride `ALIGN_UP(h, 16)`, size
 #   `ws × hs × 3 / 2`, UV at `ws × hs`; the padding is part of the buffer, not of the picture.
 # * VPC resizes and crops (strides %16 / %2); a crop ROI has even left/top and odd right/bottom. The device checks
 #   it: the `*_async` call returns 0 and the failure comes at `synchronize_stream`.
@@ -510,7 +524,7 @@ print(lab.ledger_summary())
 # ## 小结
 # * DVPP 使用 `dvpp_malloc` 申请的内存：起始地址 128 字节对齐，内部把大小对齐到 32 再加 32；用 `dvpp_free` 释放。它是 Device 内存，
 #   `memcpy` 和模型都可以直接使用。
-# * 310 上的 JPEGD 输出 NV12：宽 stride 为 `ALIGN_UP(w, 128)`，高 stride 为 `ALIGN_UP(h, 16)`，大小为 `ws × hs × 3 / 2`，UV 平面从 `ws × hs`
+# * JPEGD 输出 NV12：宽 stride 在 310 上为 `ALIGN_UP(w, 128)`（310P、310B 上为 64：读 `acl.get_soc_name()`），高 stride 为 `ALIGN_UP(h, 16)`，大小为 `ws × hs × 3 / 2`，UV 平面从 `ws × hs`
 #   开始；补齐区域属于缓冲，但不属于图片。
 # * VPC 负责缩放和抠图（stride 为 16 / 2 的倍数）；抠图 ROI 的 left/top 为偶数，right/bottom 为奇数。这由 Device 检查：`*_async` 调用返回 0，
 #   失败在 `synchronize_stream` 时才出现。
