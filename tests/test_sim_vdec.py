@@ -6,10 +6,16 @@ from acl_teach import models
 from acl_teach.spec import dvpp as D
 from acl_teach.spec import video as V
 from acl_teach.toolchain import video
-from video_programs import Vdec, classify_nv12, nv12_visible, to_dvpp, vpc_resize
+from video_programs import stop_leftover_threads, Vdec, classify_nv12, nv12_visible, to_dvpp, vpc_resize
 
 IMAGES = [models.image("coffee.png"), models.image("chelsea.png")]
 W, H = 200, 130  # width not a multiple of 16: widthStride 208; height even: heightStride 130
+
+
+@pytest.fixture(autouse=True)
+def _threads():
+    yield
+    stop_leftover_threads()
 
 
 @pytest.fixture(scope="module")

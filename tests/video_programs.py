@@ -14,10 +14,13 @@ from acl_teach.spec import video as V
 class CallbackThread:
     """acl.util.start_thread of a loop on process_report until ``stop`` (the samples' _thread_func)."""
 
+    live = []  # stopped by the tests' teardown when a failed assert skipped stop()
+
     def __init__(self, acl, context):
         self.acl, self.context, self.running = acl, context, True
         self.tid, ret = acl.util.start_thread(self._loop, [20])
         assert ret == 0
+        CallbackThread.live.append(self)
 
     def _loop(self, args):
         self.acl.rt.set_context(self.context)
@@ -26,7 +29,16 @@ class CallbackThread:
 
     def stop(self):
         self.running = False
+        if self in CallbackThread.live:
+            CallbackThread.live.remove(self)
         assert self.acl.util.stop_thread(self.tid) == 0
+
+
+def stop_leftover_threads():
+    """Stop the callback threads a failed test left running (teardown)."""
+    for thread in list(CallbackThread.live):
+        thread.running = False
+        CallbackThread.live.remove(thread)
 
 
 def to_dvpp(acl, data):
