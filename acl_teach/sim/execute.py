@@ -37,6 +37,8 @@ from .model import LoadedModel, get_model, models
 from .runtime import is_board
 from .state import fail, state, warn
 from .streams import enqueue, resolve_stream
+from .costmodel import run_cost
+from .timeline import MODEL_HOOKS, charge
 
 SIZE_TOLERANCE = 64  # GE's kDataMemAlignSizeCompare (davinci_model.cc)
 
@@ -182,6 +184,16 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
         region, offset, inside = _span(buf, data.nbytes, what, write=True)
         np.copyto(region.view(offset, inside), data.reshape(-1).view(np.uint8)[:inside])
     loaded.current_gear = gear
+    _bill(loaded, feeds)
+
+
+def _bill(loaded: LoadedModel, feeds: Dict[str, Any]) -> None:
+    """Advance the simulated clock by the run (timeline.py, costmodel.py) and tell the profiler."""
+    cost = run_cost(loaded.costs, loaded.model.onnx_bytes, feeds)
+    start = charge(f"model {loaded.model_id} execute", "model", cost.total_us,
+                   {"model_id": loaded.model_id, "ops": len(cost.ops)})
+    for hook in MODEL_HOOKS:
+        hook(loaded.model_id, start, cost)
 
 
 def _aipp_block(loaded: LoadedModel, inputs: List[DataBuffer], n: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -278,7 +290,7 @@ def execute_async(api, model_id, input_dataset, output_dataset, stream):
             return 507011, f"execute_async of model {model_id}: {exc.why}"
         return None
 
-    return enqueue(handle, f"execute_async model {model_id}", task, api)
+    return enqueue(handle, f"execute_async model {model_id}", task, api, 0.0, "model")
 
 
 def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[int], kind: str) -> int:
