@@ -218,3 +218,19 @@ def test_the_input_is_read_at_send_time_so_one_buffer_serves_every_frame(ready, 
     assert acl.media.dvpp_free(shared) == 0
     for got, want in zip(vdec.results, video.decode_nv12(h264[:3])):
         assert np.array_equal(nv12_visible(got["picture"], W, H, ws, hs), want)
+
+
+def test_destroying_the_channel_drops_the_callback_so_its_owner_dies_at_del(ready, h264):
+    """The vdec sample frees its input in Vdec.__del__: on a board that runs at `del`, before acl.finalize."""
+    import gc
+    import weakref
+    vdec = Vdec(ready)
+    assert vdec.send(h264[0], 0, V.yuv420sp_size(208, 130)) == 0
+    assert vdec.close() == 0
+    owner = weakref.ref(vdec)
+    gc.disable()
+    try:
+        del vdec
+        assert owner() is None  # no reference cycle left holding the bound-method callback
+    finally:
+        gc.enable()
