@@ -1,7 +1,7 @@
 """Argument parsing that behaves like pyACL's C binding (PyArg_ParseTuple), so wrong calls fail alike.
 
 Format letters follow CPython: ``k`` unsigned long (masked, no overflow check), ``K`` unsigned
-long long, ``I`` unsigned int (masked), ``B`` unsigned char (masked to 8 bits), ``i`` int (range checked), ``L`` long long, ``s`` str, ``d`` double,
+long long, ``I`` unsigned int (masked), ``B`` unsigned char (masked to 8 bits), ``i`` int (range checked), ``L`` long long, ``s`` str,
 ``O`` any object, ``|`` starts the optional arguments.
 """
 from __future__ import annotations
@@ -10,7 +10,7 @@ import functools
 from typing import Any, Callable, List, Sequence
 
 _TYPE_NAMES = {"k": "int (a pointer or handle; 0 is NULL)", "K": "int", "I": "int", "i": "int", "L": "int",
-               "B": "a bool or an int (a C unsigned char)", "s": "str", "O": "object", "d": "float (a C double)"}
+               "B": "a bool or an int (a C unsigned char)", "s": "str", "O": "object"}
 _MASKS = {"k": (1 << 64) - 1, "K": (1 << 64) - 1, "I": (1 << 32) - 1, "B": 0xFF}
 
 
@@ -24,10 +24,6 @@ def _convert(letter: str, value: Any) -> Any:
         if "\0" in value:
             raise ValueError("embedded NUL character in str")
         return value
-    if letter == "d":  # PyFloat_AsDouble: floats, ints, anything with __float__ (or __index__)
-        if isinstance(value, (int, float)) or hasattr(value, "__float__") or hasattr(value, "__index__"):
-            return float(value)
-        raise ValueError(f"must be real number, not {type(value).__name__}")
     if isinstance(value, bool):  # PyArg_ParseTuple's integer formats take bool (an int subclass): so do we
         value = int(value)
     if not isinstance(value, int):
@@ -55,11 +51,18 @@ def parse(api: str, fmt: str, args: Sequence[Any], names: Sequence[str]) -> List
     out = []
     for pos, (letter, value) in enumerate(zip(letters, args)):
         try:
-            out.append(_convert(letter, value))
+            out.append(_double(value) if letter == "d" else _convert(letter, value))
         except ValueError as exc:
             raise TypeError(f"{api} args parse failed{suffix}\n[acl-teach] argument {pos + 1} "
-                            f"({names[pos]}) must be {_TYPE_NAMES[letter]}: {exc}") from None
+                            f"({names[pos]}) must be {_TYPE_NAMES.get(letter, 'a float (a C double)')}: {exc}") from None
     return out
+
+
+def _double(value: Any) -> float:
+    """``d`` (a C double, PyFloat_AsDouble): floats, ints and anything with __float__ or __index__."""
+    if isinstance(value, (str, bytes)) or not (hasattr(value, "__float__") or hasattr(value, "__index__")):
+        raise ValueError(f"must be real number, not {type(value).__name__}")
+    return float(value)
 
 
 INIT = "init"          # the call needs acl.init first
