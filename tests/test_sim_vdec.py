@@ -218,3 +218,78 @@ def test_the_input_is_read_at_send_time_so_one_buffer_serves_every_frame(ready, 
     assert acl.media.dvpp_free(shared) == 0
     for got, want in zip(vdec.results, video.decode_nv12(h264[:3])):
         assert np.array_equal(nv12_visible(got["picture"], W, H, ws, hs), want)
+
+
+def test_destroying_the_channel_drops_the_callback_so_its_owner_dies_at_del(ready, h264):
+    """The vdec sample frees its input in Vdec.__del__: on a board that runs at `del`, before acl.finalize."""
+    import gc
+    import weakref
+    vdec = Vdec(ready)
+    assert vdec.send(h264[0], 0, V.yuv420sp_size(208, 130)) == 0
+    assert vdec.close() == 0
+    owner = weakref.ref(vdec)
+    gc.disable()
+    try:
+        del vdec
+        assert owner() is None  # no reference cycle left holding the bound-method callback
+    finally:
+        gc.enable()
+
+
+def test_acllite_style_decode_thread_callback_thread_and_reader(ready, h264):
+    """VideoCapture's shape: a decode thread (own set_context) sends, a callback thread reports, main reads a queue."""
+    import queue
+    acl = ready
+    context, _ = acl.rt.get_context()
+    frames, errors = queue.Queue(), []
+
+    def decode(args):
+        try:
+            assert acl.rt.set_context(context) == 0
+            vdec = Vdec(acl, channel_id=5, keep_pictures=True)
+            for i, unit in enumerate(h264):
+                assert vdec.send(unit, (5, i), V.yuv420sp_size(208, 130)) == 0
+            assert vdec.close() == 0
+            for result in vdec.results:
+                frames.put(result)
+        except Exception as exc:  # noqa: BLE001 - reported to the main thread
+            errors.append(exc)
+
+    tid, ret = acl.util.start_thread(decode, [])
+    assert ret == 0
+    got = [frames.get(timeout=30) for _ in range(len(h264))]
+    assert acl.util.stop_thread(tid) == 0
+    assert not errors, errors
+    assert [g["user"] for g in got] == [(5, i) for i in range(len(h264))]
+    for g, want in zip(got, video.decode_nv12(h264)):
+        assert np.array_equal(nv12_visible(g["picture"], W, H, 208, 130), want)
+
+
+def test_out_pic_width_and_height_scale_the_picture(ready, h264):
+    acl = ready
+    vdec = Vdec(acl)
+    assert acl.media.vdec_destroy_channel(vdec.desc) == 0  # recreate with an output size
+    assert acl.media.vdec_set_channel_desc_callback(vdec.desc, vdec._callback) == 0
+    assert acl.media.vdec_set_channel_desc_out_pic_width(vdec.desc, 100) == 0
+    assert acl.media.vdec_set_channel_desc_out_pic_height(vdec.desc, 64) == 0
+    assert acl.media.vdec_create_channel(vdec.desc) == 0
+    assert vdec.send(h264[0], "small", V.yuv420sp_size(112, 64)) == 0
+    assert vdec.close() == 0
+    (got,) = vdec.results
+    assert (got["ret_code"], got["width"], got["height"], got["width_stride"], got["height_stride"]) == \
+        (0, 100, 64, 112, 64)
+    y = np.frombuffer(got["picture"], np.uint8)[:112 * 64].reshape(64, 112)[:, :100]
+    full = video.decode_nv12(h264[:1])[0][:H]
+    assert abs(float(y.mean()) - float(full.mean())) < 3  # the same picture, smaller
+
+
+def test_vdec_needs_init_and_a_context(acl):
+    desc = acl.media.vdec_create_channel_desc()
+    assert desc == 0  # creators return NULL before acl.init
+    assert acl.init() == 0
+    desc = acl.media.vdec_create_channel_desc()
+    assert acl.media.vdec_set_channel_desc_callback(desc, lambda a, b, c: None) == 0
+    assert acl.media.vdec_create_channel(desc) == 107002  # no device set: no current context, as the other DVPP calls
+    assert acl.media.vdec_send_frame(desc, 0, 0, 0, None) == 107002
+    assert acl.media.vdec_destroy_channel_desc(desc) == 0
+    assert acl.finalize() == 0

@@ -51,11 +51,18 @@ def parse(api: str, fmt: str, args: Sequence[Any], names: Sequence[str]) -> List
     out = []
     for pos, (letter, value) in enumerate(zip(letters, args)):
         try:
-            out.append(_convert(letter, value))
+            out.append(_double(value) if letter == "d" else _convert(letter, value))
         except ValueError as exc:
             raise TypeError(f"{api} args parse failed{suffix}\n[acl-teach] argument {pos + 1} "
-                            f"({names[pos]}) must be {_TYPE_NAMES[letter]}: {exc}") from None
+                            f"({names[pos]}) must be {_TYPE_NAMES.get(letter, 'a float (a C double)')}: {exc}") from None
     return out
+
+
+def _double(value: Any) -> float:
+    """``d`` (a C double, PyFloat_AsDouble): floats, ints and anything with __float__ or __index__."""
+    if isinstance(value, (str, bytes)) or not (hasattr(value, "__float__") or hasattr(value, "__index__")):
+        raise ValueError(f"must be real number, not {type(value).__name__}")
+    return float(value)
 
 
 INIT = "init"          # the call needs acl.init first

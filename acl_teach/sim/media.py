@@ -9,6 +9,9 @@ from .dvpp_memory import dvpp_free, dvpp_malloc  # noqa: F401
 from .dvpp_picdesc import *  # noqa: F401,F403
 from .dvpp_vpc import *  # noqa: F401,F403
 from .dvpp_vpc_batch import *  # noqa: F401,F403
+from .dvpp_vpc_batch_resize import *  # noqa: F401,F403
+from .dvpp_border import *  # noqa: F401,F403
+from .dvpp_channel_param import *  # noqa: F401,F403
 from .dvpp_png import *  # noqa: F401,F403
 from .dvpp_stream import *  # noqa: F401,F403
 from .vdec import *  # noqa: F401,F403

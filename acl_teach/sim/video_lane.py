@@ -77,6 +77,7 @@ class Lane:
     def close(self) -> None:
         """End the hidden subscription (after wait_all); callbacks still queued are dropped."""
         self._unqueue()
+        self.posted = []  # the tasks hold the user's callback: drop them, as the binding DECREFs it
         self.stream.subscriber = None
         self.stream.destroyed = True
         state().handles.pop(self.handle, None)
