@@ -38,7 +38,7 @@ from .runtime import is_board
 from .state import fail, state, warn
 from .streams import enqueue, resolve_stream
 from .costmodel import run_cost
-from .timeline import MODEL_HOOKS, charge
+from .timeline import MODEL_HOOKS, charge, current_lane
 
 SIZE_TOLERANCE = 64  # GE's kDataMemAlignSizeCompare (davinci_model.cc)
 
@@ -190,10 +190,11 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
 def _bill(loaded: LoadedModel, feeds: Dict[str, Any]) -> None:
     """Advance the simulated clock by the run (timeline.py, costmodel.py) and tell the profiler."""
     cost = run_cost(loaded.costs, loaded.model.onnx_bytes, feeds)
+    lane = current_lane()
     start = charge(f"model {loaded.model_id} execute", "model", cost.total_us,
                    {"model_id": loaded.model_id, "ops": len(cost.ops)})
     for hook in MODEL_HOOKS:
-        hook(loaded.model_id, start, cost)
+        hook(loaded.model_id, start, cost, lane)
 
 
 def _aipp_block(loaded: LoadedModel, inputs: List[DataBuffer], n: int) -> Tuple[np.ndarray, np.ndarray]:
