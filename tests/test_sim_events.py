@@ -34,7 +34,7 @@ def matmul_om(tmp_path_factory):
 
 def _expected_model_us(k=64):
     macs, out_bytes, weights = 1 * k * k, 4 * k, 4 * k * k
-    return (T.LAUNCH_US + T.MODEL_OVERHEAD_US + macs / T.MACS_PER_US + out_bytes / T.DEVICE_BYTES_PER_US
+    return (T.LAUNCH_US + T.MODEL_OVERHEAD_US + T.NODE_LAUNCH_US + macs / T.MACS_PER_US + out_bytes / T.DEVICE_BYTES_PER_US
             + weights / T.DEVICE_BYTES_PER_US)
 
 

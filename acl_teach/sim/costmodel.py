@@ -1,7 +1,7 @@
 """How long a model or operator run takes on the simulated device: multiply-accumulates and bytes per node.
 
 *simulator:* the graph's shapes are inferred once per input shape (ONNX shape inference), each node
-costs its MACs (Conv, ConvTranspose, Gemm, MatMul; one per output element otherwise) and the bytes
+costs a kernel start-up plus its MACs (Conv, ConvTranspose, Gemm, MatMul; one per output element otherwise) and the bytes
 it writes, and the run reads its weights once; ``timeline.compute_cost`` turns that into microseconds.
 UNCONFIRMED: real AI Core timings depend on tiling, formats and fusion that the simulator does not model.
 """
@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Sequence, Tuple
 
-from .timeline import DEVICE_BYTES_PER_US, LAUNCH_US, MACS_PER_US, MODEL_OVERHEAD_US
+from .timeline import DEVICE_BYTES_PER_US, LAUNCH_US, MACS_PER_US, MODEL_OVERHEAD_US, NODE_LAUNCH_US
 
 
 @dataclass
@@ -25,7 +25,7 @@ class OpCost:
 
     @property
     def us(self) -> float:
-        return self.macs / MACS_PER_US + self.out_bytes / DEVICE_BYTES_PER_US
+        return NODE_LAUNCH_US + self.macs / MACS_PER_US + self.out_bytes / DEVICE_BYTES_PER_US
 
 
 @dataclass

@@ -31,14 +31,14 @@ from ..spec.constants import ACL_DATA_WITH_DYNAMIC_AIPP, ACL_DYNAMIC_AIPP_NODE
 from .constants import ACL_DYNAMIC_TENSOR_NAME as DYNAMIC_INPUT
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer
-from .dataset import lookup_dataset
+from .dataset import lookup_dataset, note_output_shape
 from .memory import DEVICE_BASE, GARBAGE, Region, space, warn_once, write_problem
 from .model import LoadedModel, get_model, models
 from .runtime import is_board
 from .state import fail, state, warn
 from .streams import enqueue, resolve_stream
 from .costmodel import run_cost
-from .timeline import MODEL_HOOKS, charge
+from .timeline import MODEL_HOOKS, charge, current_lane
 
 SIZE_TOLERANCE = 64  # GE's kDataMemAlignSizeCompare (davinci_model.cc)
 
@@ -140,7 +140,8 @@ def _gear(loaded: LoadedModel, inputs: List[DataBuffer]) -> Optional[str]:
     values = region.view(offset, entry["size"]).view(np.int64).tolist()
     key = ",".join(map(str, values))
     if values not in dyn["gears"]:
-        setter = "set_dynamic_batch_size" if dyn["kind"] == "batch" else "set_dynamic_hw_size"
+        setter = {"batch": "set_dynamic_batch_size", "hw": "set_dynamic_hw_size"}.get(dyn["kind"],
+                                                                                       "set_input_dynamic_dims")
         raise ExecError(507011, f"the ascend_mbatch_shape_data buffer holds {values}, not one of the model's "
                         f"gears {dyn['gears']}: call acl.mdl.{setter} before execute.")
     return key
@@ -183,6 +184,8 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
                  f"{' x '.join(map(str, data.shape))} x {data.itemsize}-byte {dtypes.type_name(entry['data_type'])}")
         region, offset, inside = _span(buf, data.nbytes, what, write=True)
         np.copyto(region.view(offset, inside), data.reshape(-1).view(np.uint8)[:inside])
+        if gear is not None:
+            note_output_shape(out_ds, i, entry["data_type"], list(data.shape), entry["format"])
     loaded.current_gear = gear
     _bill(loaded, feeds)
 
@@ -190,10 +193,11 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
 def _bill(loaded: LoadedModel, feeds: Dict[str, Any]) -> None:
     """Advance the simulated clock by the run (timeline.py, costmodel.py) and tell the profiler."""
     cost = run_cost(loaded.costs, loaded.model.onnx_bytes, feeds)
+    lane = current_lane()
     start = charge(f"model {loaded.model_id} execute", "model", cost.total_us,
                    {"model_id": loaded.model_id, "ops": len(cost.ops)})
     for hook in MODEL_HOOKS:
-        hook(loaded.model_id, start, cost)
+        hook(loaded.model_id, start, cost, lane)
 
 
 def _aipp_block(loaded: LoadedModel, inputs: List[DataBuffer], n: int) -> Tuple[np.ndarray, np.ndarray]:
@@ -299,8 +303,8 @@ def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[in
         return ret
     dyn = loaded.model.dynamic
     if dyn["kind"] != kind:
-        return fail(100019, api, f"model {model_id} was not converted with "
-                    f"{'--dynamic_batch_size' if kind == 'batch' else '--dynamic_image_size'}.")
+        flag = {"batch": "--dynamic_batch_size", "hw": "--dynamic_image_size"}.get(kind, "--dynamic_dims")
+        return fail(100019, api, f"model {model_id} was not converted with {flag}.")
     names = [e["name"] for e in loaded.model.inputs]
     if index >= len(names) or names[index] != DYNAMIC_INPUT:
         return fail(100000, api, f"index {index} is not the {DYNAMIC_INPUT} input (it is input "

@@ -31,6 +31,7 @@ MACS_PER_US = 4_000_000.0            # 8 TFLOPS fp16 = 4 T MAC/s
 DEVICE_BYTES_PER_US = 50_000.0       # 50 GB/s for weights and tensors
 MODEL_OVERHEAD_US = 20.0             # per model execution
 OP_OVERHEAD_US = 5.0                 # per single-operator execution
+NODE_LAUNCH_US = 1.0                 # per graph node inside a model run (its kernel's start-up)
 
 
 def copy_cost(count: int, kind: int) -> float:
@@ -118,6 +119,12 @@ def charge(name: str, cat: str, cost_us: float, args: Optional[Dict[str, Any]] =
 MODEL_HOOKS: List[Any] = []  # called as hook(model_id, start_us, RunCost) after each model run (prof.py)
 
 
+def current_lane() -> str:
+    """The timeline row of the work being billed in this thread: its stream, or the synchronous calls."""
+    stream = getattr(_tls, "stream", None)
+    return stream_lane(stream.handle) if stream is not None else "synchronous calls"
+
+
 def clock() -> Clock:
     """The simulated clock of the current process."""
     subs = state().subsystems
@@ -129,6 +136,9 @@ def clock() -> Clock:
 def stream_lane(handle: int) -> str:
     """The timeline row of a stream."""
     return f"stream {handle:#x}"
+
+
+SELF_LOGGED = ("mark", "step")  # tasks that put their own instant on the timeline (prof.py)
 
 
 def begin(stream: Any, task: Any) -> float:
@@ -144,6 +154,8 @@ def finish(stream: Any, task: Any, start: float, outcome: Any = None) -> None:
     _tls.task = _tls.stream = None
     cost = float(getattr(task, "cost_us", 0.0) or 0.0)
     stream.clock_us = max(stream.clock_us, start) + cost
+    if getattr(task, "cat", "") in SELF_LOGGED:
+        return
     args = {"result": f"failed: {outcome[0]}" if outcome else "ok"}
     clock().log(task.label, getattr(task, "cat", "task"), stream_lane(getattr(stream, "handle", 0)),
                 start, stream.clock_us - start, args)

@@ -2,7 +2,7 @@
 
 Accepts the flag subset the samples use (``--model --framework --output --soc_version
 --input_shape --input_format --input_fp16_nodes --output_type --dynamic_batch_size
---dynamic_image_size --insert_op_conf`` (static AIPP, toolchain/aipp.py), plus
+--dynamic_image_size --dynamic_dims --insert_op_conf`` (static AIPP, toolchain/aipp.py), plus
 ``--weight``/``--out_nodes``/``--log`` which Caffe commands carry).
 Bad flags, or a graph that does not accept the requested shapes, fail like ATC: non-zero exit
 and ``ATC run failed`` with the reason. A ``NAME.recipe.json`` beside the ONNX file (the
@@ -23,8 +23,8 @@ from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FORMAT_ND, ACL_INT64
 from . import singleop
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
-         "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log", "singleop",
-         "insert_op_conf")
+         "output_type", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "weight", "out_nodes", "log",
+         "singleop", "insert_op_conf")
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
 DYNAMIC_INPUT = ACL_DYNAMIC_TENSOR_NAME
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
@@ -80,9 +80,12 @@ def _parse_shapes(text: str) -> Dict[str, List[int]]:
 
 def _parse_gears(flags: Dict[str, str]) -> Tuple[Optional[str], List[List[int]]]:
     """('batch' | 'hw' | None, gears)."""
-    batch, image = flags.get("dynamic_batch_size"), flags.get("dynamic_image_size")
-    if batch and image:
-        raise AtcError("E10001: --dynamic_batch_size and --dynamic_image_size cannot be used together.")
+    batch, image, nd = flags.get("dynamic_batch_size"), flags.get("dynamic_image_size"), flags.get("dynamic_dims")
+    if sum(map(bool, (batch, image, nd))) > 1:
+        raise AtcError("E10001: --dynamic_batch_size, --dynamic_image_size and --dynamic_dims cannot be used "
+                       "together.")
+    if nd:
+        return "dims", _parse_nd_gears(nd)
     try:
         if batch:
             gears = [[int(b)] for b in batch.split(",") if b.strip()]
@@ -99,6 +102,20 @@ def _parse_gears(flags: Dict[str, str]) -> Tuple[Optional[str], List[List[int]]]
         raise AtcError(f"E10035: the {kind} gears {gears} are invalid: give 2 to 100 distinct positive "
                        f"{'sizes' if kind == 'batch' else 'height,width pairs'}.")
     return kind, gears
+
+
+def _parse_nd_gears(text: str) -> List[List[int]]:
+    """--dynamic_dims="1,2;4,8": one gear per ';', one value per -1 of --input_shape (all inputs, in order)."""
+    try:
+        gears = [[int(v) for v in g.split(",")] for g in text.split(";") if g.strip()]
+    except ValueError:
+        raise AtcError("E10001: --dynamic_dims takes integer gears separated by ';', e.g. "
+                       "--dynamic_dims=\"1,224;8,448\".") from None
+    if not 2 <= len(gears) <= 100 or any(v <= 0 for g in gears for v in g) or len({len(g) for g in gears}) != 1 \
+            or len({tuple(g) for g in gears}) != len(gears):
+        raise AtcError(f"E10035: the --dynamic_dims gears {gears} are invalid: give 2 to 100 distinct gears of "
+                       f"positive values, each with one value per -1 in --input_shape.")
+    return gears
 
 
 def _dims_of(value_info) -> List[Any]:
@@ -169,8 +186,8 @@ def _resolve_inputs(model, flags: Dict[str, str], kind: Optional[str]) -> List[D
             raise AtcError(f"E10001: input [{info.name}] has dynamic dims {dims} in the ONNX model; "
                            f"fix them with --input_shape=\"{info.name}:1,...\".")
         if -1 in dims and not kind:
-            raise AtcError(f"E10001: input [{info.name}] has -1 dims {dims} but neither --dynamic_batch_size "
-                           f"nor --dynamic_image_size is given.")
+            raise AtcError(f"E10001: input [{info.name}] has -1 dims {dims} but neither --dynamic_batch_size, "
+                           f"--dynamic_image_size nor --dynamic_dims is given.")
         acl_type = 1 if info.name in fp16 else onnx_type
         if info.name in fp16 and onnx_type != 0:
             raise AtcError(f"E10001: --input_fp16_nodes needs a float32 input; [{info.name}] is "
@@ -188,8 +205,27 @@ def _dynamic_positions(entry: Dict[str, Any], kind: str, fmt_name: str) -> List[
     return [1, 2] if fmt_name == "NHWC" else [2, 3]
 
 
+def _check_nd(entries: List[Dict[str, Any]], fmt_name: str, gears: List[List[int]]) -> None:
+    """--dynamic_dims: ND inputs, -1 anywhere, each gear one value per -1 of all inputs."""
+    if fmt_name != "ND":
+        raise AtcError("E10001: --dynamic_dims needs --input_format=ND.")
+    count = sum(e["dims"].count(-1) for e in entries)
+    if not count:
+        raise AtcError("E10001: --dynamic_dims needs --input_shape with -1 where a dimension varies, e.g. "
+                       "--input_shape=\"x:-1,-1\".")
+    if gears and len(gears[0]) != count:
+        raise AtcError(f"E10001: each --dynamic_dims gear must give {count} value(s), one per -1 in "
+                       f"--input_shape; got {gears[0]}.")
+
+
+def _nd_gear_dims(entries: List[Dict[str, Any]], gear: List[int]) -> List[List[int]]:
+    """Every input's dims for one --dynamic_dims gear (its values fill the -1s in input order)."""
+    values = iter(gear)
+    return [[next(values) if d == -1 else d for d in e["dims"]] for e in entries]
+
+
 def _check_dynamic_positions(entries: List[Dict[str, Any]], kind: Optional[str], fmt_name: str) -> None:
-    if not kind:
+    if not kind or kind == "dims":
         return
     dynamic = [e for e in entries if -1 in e["dims"]]
     if not dynamic:
@@ -278,8 +314,11 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
                        f"(not supported by the simulator): use FP32, FP16, UINT8, INT8 or INT32.")
     keys = [",".join(map(str, g)) for g in gears] or ["static"]
     per_gear_inputs, per_gear_outputs = {}, {}
+    if kind == "dims":
+        _check_nd(inputs, fmt_name, gears)
     for key, gear in zip(keys, gears or [[]]):
-        dims = [_gear_dims(e, kind, gear, fmt_name) for e in inputs]
+        dims = (_nd_gear_dims(inputs, gear) if kind == "dims"
+                else [_gear_dims(e, kind, gear, fmt_name) for e in inputs])
         try:
             per_gear_outputs[key] = _run_gear(session, inputs, dims)
         except Exception as exc:
@@ -302,7 +341,7 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
                         "format": inputs[0]["format"] if len(biggest) == 4 and inputs else ACL_FORMAT_ND,
                         "size": int(np.prod(biggest)) * dtypes.itemsize(acl_type)})
     if kind:
-        count = 1 if kind == "batch" else 2
+        count = len(gears[0]) if kind == "dims" else (1 if kind == "batch" else 2)
         inputs.append({"name": DYNAMIC_INPUT, "onnx_name": None, "dims": [count], "data_type": ACL_INT64,
                        "onnx_type": dtypes.ACL_TO_ONNX[ACL_INT64], "format": ACL_FORMAT_ND,
                        "size": dtypes.itemsize(ACL_INT64) * count, "gear_dims": {}})
