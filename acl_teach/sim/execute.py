@@ -32,7 +32,7 @@ from .constants import ACL_DYNAMIC_TENSOR_NAME as DYNAMIC_INPUT
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer
 from .dataset import lookup_dataset, note_output_shape
-from .memory import DEVICE_BASE, GARBAGE, Region, space, warn_once, write_problem
+from .memory import DEVICE_BASE, GARBAGE, Region, describe, space, warn_once, write_problem
 from .model import LoadedModel, get_model, models
 from .runtime import is_board
 from .state import fail, state, warn
@@ -79,11 +79,11 @@ def _memory(buf: DataBuffer, need: int, what: str, write: bool = False) -> Tuple
     if buf.addr == 0:
         raise ExecError(100000, f"{what} points at 0 (NULL): create the data buffer with the pointer from "
                         f"acl.rt.malloc (the simulator does not allocate outputs for (0, 0) buffers).")
-    region, offset, why = space().resolve(buf.addr, need)
+    region, offset, why = space().resolve(buf.addr, need, "acl.mdl.execute", write=write)
     if region is None:
         raise ExecError(507011, f"{what}: {why}.")
     if not is_board() and not (region.on_device and region.base >= DEVICE_BASE):
-        raise ExecError(507011, f"{what} is host memory ({region.kind}); in ACL_HOST run mode the NPU "
+        raise ExecError(507011, f"{what} is host memory ({describe(region)}); in ACL_HOST run mode the NPU "
                         f"can only read device memory. acl.rt.malloc a device buffer and acl.rt.memcpy "
                         f"the data into it (ACL_MEMCPY_HOST_TO_DEVICE).")
     if write:

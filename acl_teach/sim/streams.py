@@ -180,12 +180,14 @@ def thread_alive(thread_id: int) -> bool:
 
 
 def _run_callback(cb: CallbackTask) -> None:
+    """Run a callback once, then drop the references to it and its user_data, as the binding's Py_DECREF does."""
     try:
         cb.fn(cb.user_data)
     except Exception:  # a callback's failure must not kill the worker thread
         print("[acl-teach sim] a callback launched with acl.rt.launch_callback raised:", file=sys.stderr)
         traceback.print_exc()
     finally:
+        cb.fn = cb.user_data = None  # a bound method would keep its owner (and what it holds) alive
         cb.done.set()
 
 
@@ -241,6 +243,8 @@ def _drain_locked(stream: Stream, timeout: float, until: Any = None) -> Optional
                     hook(stream, task, outcome)
         if stream.tasks and stream.tasks[0] is task:
             stream.tasks.popleft()
+        if not stream.destroyed:
+            stream.running = None  # a finished task is not kept (nor what it refers to)
         if task is until:
             return None
     return DESTROYED
@@ -323,7 +327,6 @@ def synchronize_device(api):
     device; the binding (rt_synchronize.cpp) takes no arguments and returns the bare ret.
     UNCONFIRMED: 107002 without a current context (rtDeviceSynchronize needs one).
     """
-    from .runtime import Context
     st = state()
     device_id = st.lookup(current_context(api)[0], Context).device_id
     handles = [h for h, obj in list(st.handles.items()) if isinstance(obj, Stream)
