@@ -602,13 +602,16 @@ def memcpy(api, dst, dst_max, src, count, kind):
     return 0
 
 
-def _queue(api: str, stream: int, label: str, run: Callable[[], Any]) -> int:
-    """Enqueue ``run`` on ``stream`` (0 = default stream of this thread's context): 0 or the stream's code."""
+def _queue(api: str, stream: int, label: str, run: Callable[[], Any], fault: int = 507000) -> int:
+    """Enqueue ``run`` on ``stream`` (0 = default stream of this thread's context): 0 or the stream's code.
+
+    ``fault``: the code the stream reports if ``run`` raises (streams.run_task).
+    """
     from .streams import enqueue, resolve_stream
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
-    return enqueue(handle, label, run, api)
+    return enqueue(handle, label, run, api, fault)
 
 
 @binding("acl.rt.memcpy_async", "kkkkik", needs=INIT)
