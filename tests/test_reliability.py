@@ -120,3 +120,75 @@ def test_batch_vpc_with_a_negative_roi_count(ready, kit):
         assert got == (dst, 100000)
     assert media.dvpp_destroy_batch_pic_desc(src) == 0 and media.dvpp_destroy_batch_pic_desc(dst) == 0
     kit.finish()
+
+
+# --- dynamic AIPP: a block not written by set_input_aipp ------------------------------------------------
+def aipp_session(acl, tmp_path, n=1):
+    from test_aipp_dynamic import Session, convert
+    return Session(acl, convert(tmp_path, n=n, max_size=4096))
+
+
+def write_block(acl, s, block):
+    ptr, size = s.ptrs[1]
+    assert acl.rt.memcpy(ptr, size, acl.util.bytes_to_ptr(block), len(block), 1) == 0
+
+
+def hand_block(**fields):
+    from acl_teach.spec import aipp as A
+    head = np.zeros(1, A.DYNAMIC_HEAD)
+    batch = np.zeros(1, A.DYNAMIC_BATCH)
+    head["inputFormat"], head["batchNum"], head["srcImageSizeW"], head["srcImageSizeH"] = 1, 1, 8, 8
+    batch["varReci"] = A.fp16_bits(1.0)
+    for key, value in fields.items():
+        (head if key in A.DYNAMIC_HEAD.names else batch)[key] = value
+    return head.tobytes() + batch.tobytes()
+
+
+@pytest.mark.parametrize("fields", [
+    {"srcImageSizeW": 2 ** 31 - 1, "srcImageSizeH": 2 ** 31 - 1},  # asked for 8 PiB (MemoryError)
+    {"srcImageSizeW": 4096, "srcImageSizeH": 4096},                  # fits the ranges, not the model
+    {"cropSwitch": 1, "crop": [0, 0, 2 ** 30, 2 ** 30]},
+    {"paddingSwitch": 1, "padding": [2 ** 20, 2 ** 20, 2 ** 20, 2 ** 20]},  # +14.9 GB for a 160-byte block
+    {"paddingSwitch": 1, "padding": [-5, 0, 0, 0]},
+    {"cscSwitch": 7},
+    {"varReci": [0x7E00] * 4},   # NaN
+    {"srcImageSizeW": 7},        # odd YUV420SP: reshape ValueError
+])
+def test_execute_with_a_hand_made_aipp_block_fails_cleanly(ready, tmp_path, fields):
+    """High 3: a memset or hand-made ascend_dynamic_aipp_data block is 507011 from execute, bounded memory."""
+    import tracemalloc
+    s = aipp_session(ready, tmp_path)
+    write_block(ready, s, hand_block(**fields))
+    tracemalloc.start()
+    try:
+        assert s.execute()[1] == 507011
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 << 20
+    assert "no valid AIPP parameters" in ready.get_recent_err_msg()
+    write_block(ready, s, hand_block())  # a good block on the same model still runs
+    out, ret = s.execute()
+    assert ret == 0 and out.shape == (3 * 8 * 8,)
+
+
+def test_execute_with_a_memset_aipp_block(ready, tmp_path):
+    s = aipp_session(ready, tmp_path)
+    ptr, size = s.ptrs[1]
+    for value in (0, 0xFF, 0x01):
+        assert ready.rt.memset(ptr, size, value, size) == 0
+        assert s.execute()[1] == 507011
+
+
+def test_get_aipp_data_size_of_a_huge_batch(ready):
+    """Low: 2**64-1 returned 1.77e21 with ret 0; the block's batchNum is an int8."""
+    assert ready.mdl.get_aipp_data_size(2 ** 64 - 1) == (0, 100000)
+    assert ready.mdl.get_aipp_data_size(128) == (0, 100000)
+    assert ready.mdl.get_aipp_data_size(127) == (64 + 96 * 127, 0)
+
+
+def test_a_4d_output_of_an_aipp_model_keeps_the_model_format(ready, tmp_path):
+    """Low: with AIPP inserted the 4-D output reported NHWC (the AIPP input's format) instead of NCHW."""
+    from acl_teach.spec.constants import ACL_FORMAT_NCHW
+    s = aipp_session(ready, tmp_path)
+    assert ready.mdl.get_output_format(s.desc, 0) == ACL_FORMAT_NCHW
