@@ -706,12 +706,16 @@ def memcpy(api, dst, dst_max, src, count, kind):
     return 0
 
 
-def _queue(api: str, stream: int, label: str, run: Callable[[], Any], cost_us: float = 0.0, cat: str = "task") -> int:
-    """Enqueue ``run`` on ``stream`` (0 = default stream of this thread's context): 0 or the stream's code."""
+def _queue(api: str, stream: int, label: str, run: Callable[[], Any], cost_us: float = 0.0, cat: str = "task",
+           *, fault: int = 507000) -> int:
+    """Enqueue ``run`` on ``stream`` (0 = default stream of this thread's context): 0 or the stream's code.
+
+    ``fault``: the code the stream reports if ``run`` raises (streams.run_task).
+    """
     handle, ret = _streams.resolve_stream(api, stream)
     if ret:
         return ret
-    return _streams.enqueue(handle, label, run, api, cost_us, cat)
+    return _streams.enqueue(handle, label, run, api, cost_us, cat, fault=fault)
 
 
 @binding("acl.rt.memcpy_async", "kkkkik", needs=INIT)

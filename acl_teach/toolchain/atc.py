@@ -402,7 +402,7 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
         biggest = max(gear_dims.values(), key=lambda d: int(np.prod(d)))
         outputs.append({"name": om.output_name(node, edge, info.name), "onnx_name": info.name,
                         "dims": biggest, "gear_dims": gear_dims, "data_type": acl_type, "onnx_type": onnx_type,
-                        "format": inputs[0]["format"] if len(biggest) == 4 and inputs else ACL_FORMAT_ND,
+                        "format": _model_format(inputs) if len(biggest) == 4 else ACL_FORMAT_ND,
                         "size": int(np.prod(biggest)) * dtypes.itemsize(acl_type)})
     if kind:
         count = len(gears[0]) if kind == "dims" else (1 if kind == "batch" else 2)
@@ -422,6 +422,13 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
         fh.write(om.dumps(header, onnx_bytes))
     os.replace(tmp, out_path)
     return out_path, header
+
+
+def _model_format(inputs: List[Dict[str, Any]]) -> int:
+    """The layout of the model's first input as converted: inserted AIPP feeds NHWC bytes, the graph keeps its own."""
+    if not inputs:
+        return ACL_FORMAT_ND
+    return (inputs[0].get("aipp") or {}).get("src_format", inputs[0]["format"])
 
 
 def _insert_aipp(path: str, inputs: List[Dict[str, Any]], kind: Optional[str], onnx_bytes: bytes) -> bytes:
