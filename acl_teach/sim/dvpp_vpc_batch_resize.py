@@ -21,7 +21,7 @@ from ..spec import dvpp as D
 from ._args import CONTEXT, binding
 from .dvpp_border import BORDER_CONSTANT, BorderConfig
 from .dvpp_channel import live_channel
-from .dvpp_common import bad_handle, device_fault, dvpp_region, lookup
+from .dvpp_common import DEVICE_FAULT, bad_handle, device_fault, dvpp_region, lookup
 from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import crop, read, resize, write
 from .dvpp_vpc import _interpolation, _picture_rule, _roi_rule, _run
@@ -55,7 +55,7 @@ def _queue_plan(api: str, stream: int, label: str, plan: List[tuple], interpolat
         for s, d, roi, paste in plan:
             first = first or _run(s, d, roi, paste, interpolation, D.VPC_MAX)
         return first
-    return _queue(api, stream, f"{label} x{len(plan)}", task)
+    return _queue(api, stream, f"{label} x{len(plan)}", task, fault=DEVICE_FAULT)
 
 
 @binding("acl.media.dvpp_vpc_batch_crop_resize_async", "kkOkOkk", needs=CONTEXT)
@@ -157,7 +157,7 @@ def dvpp_vpc_batch_crop_resize_make_border_async(api, channel_desc, src_batch_pi
         for (s, d, roi, _), cfg in zip(plan, borders):
             first = first or _make_border(s, d, roi, cfg, interpolation)
         return first
-    return _queue(api, stream, f"dvpp_vpc_batch_crop_resize_make_border x{len(plan)}", task)
+    return _queue(api, stream, f"dvpp_vpc_batch_crop_resize_make_border x{len(plan)}", task, fault=DEVICE_FAULT)
 
 
 def _pyr_down(plane: np.ndarray) -> np.ndarray:
@@ -202,7 +202,7 @@ def dvpp_vpc_pyr_down_async(api, channel_desc, input_desc, output_desc, reserve,
         d_region.view(d_off, d_need).reshape(dst.height_stride, dst.width_stride)[:oh, :ow] = _pyr_down(y)
         dst.ret_code = 0
         return None
-    return _queue(api, stream, "dvpp_vpc_pyr_down", task)
+    return _queue(api, stream, "dvpp_vpc_pyr_down", task, fault=DEVICE_FAULT)
 
 
 __all__ = [n for n, f in dict(globals()).items() if n.startswith("dvpp_") and hasattr(f, "__acl_api__")]
