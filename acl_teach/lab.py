@@ -189,6 +189,7 @@ class Run:
     result: Any = None
     calls: List[Call] = field(default_factory=list)
     error: Optional[BaseException] = None
+    warnings: List[Any] = field(default_factory=list)  # the simulator's warnings during the run (board: none)
 
     def named_all(self) -> List[Call]:
         """Every call the learner's own code made, in order."""
@@ -256,6 +257,7 @@ def run_recorded(fn: Callable, *args: Any) -> Run:
     acl = backend.acl()
     run = Run()
     patched = []
+    seen = _sim_warnings()
     try:
         for mod, name, orig, api in list(_patch_points(acl)):
             setattr(mod, name, _recording(orig, api, run.calls))
@@ -266,7 +268,33 @@ def run_recorded(fn: Callable, *args: Any) -> Run:
     finally:
         for mod, name, orig in patched:
             setattr(mod, name, orig)
+        run.warnings = _sim_warnings()[len(seen):]
     return run
+
+
+def _sim_warnings() -> list:
+    """The simulator's warnings so far (calls a board accepts although it then misbehaves); [] on a board."""
+    found = getattr(backend.inspector(), "warnings", None)
+    try:
+        return list(found() or []) if found else []
+    except Exception:  # noqa: BLE001 - a look never breaks a check
+        return []
+
+
+_DANGLING = ("no longer exists", "freed memory", "dangl")
+
+
+def _dangling(run: Run) -> Optional[Feedback]:
+    """Feedback when the run used a pointer whose object was gone: on a board that reads freed memory."""
+    for w in run.warnings:
+        text = getattr(w, "message", str(w))
+        if any(k in text for k in _DANGLING):
+            return _no(f"{getattr(w, 'api', 'a call')} used a pointer whose object no longer exists — on a board it "
+                       "reads freed memory. Keep the object in a variable while its pointer is used: "
+                       "data = array.tobytes(); ptr = acl.util.bytes_to_ptr(data); then memcpy.",
+                       f"{getattr(w, 'api', '某个调用')} 使用了一个其对象已不存在的指针——在开发板上它读的是已释放的内存。"
+                       "使用指针期间要用变量保存对象：data = array.tobytes(); ptr = acl.util.bytes_to_ptr(data)；然后再 memcpy。")
+    return None
 
 
 RELEASE_OF = {"acl.rt.malloc": "acl.rt.free", "acl.rt.malloc_host": "acl.rt.free_host",
@@ -810,7 +838,7 @@ def check_device_input(copy_fn: Any, dataset: Any, desc: Any, image: Any, recipe
     ptr, size = bufs[index]
     backend.acl().rt.memset(ptr, size, 0xA5, size)  # a sentinel: bytes left from an earlier run cannot pass
     run = run_recorded(copy_fn, _reference(image, t, recipe).astype(t.numpy_dtype), dataset)
-    bad = _first(_raised(run, "copy_in"), _failed_calls(run))
+    bad = _first(_raised(run, "copy_in"), _failed_calls(run), _dangling(run))
     if bad is not None:
         return bad
     if not any(c.args[:1] == (ptr,) and c.args[4:5] in [(k,) for k in copy_kinds(MEMCPY_HOST_TO_DEVICE)]
@@ -922,7 +950,7 @@ def check_top5(top5_fn: Any, outputs: Any, index: int = 0) -> Feedback:
     raw = read_device(ptr, size)
     run = run_recorded(top5_fn, outputs)
     try:
-        bad = _first(_raised(run, "top5"), _failed_calls(run))
+        bad = _first(_raised(run, "top5"), _failed_calls(run), _dangling(run))
         if bad is not None:
             return bad
         copies = run.named("acl.rt.memcpy")
@@ -1199,7 +1227,7 @@ def check_classify(classify_fn: Any, path: Any, om: Any) -> Feedback:
     before = {id(e) for e in (inspector.leaks() or []) if not e.alive}
     run = run_recorded(classify_fn, path, om)
     bad = _first(_raised(run, "classify"), _process_calls(run, "classify"),
-                 _failed_calls(run, allowed=("acl.rt.get_run_mode",)))
+                 _failed_calls(run, allowed=("acl.rt.get_run_mode",)), _dangling(run))
     if bad is not None:
         _finish(run)
         return bad

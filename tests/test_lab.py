@@ -272,7 +272,7 @@ def test_check_device_input(model, acl):
         dangling = lambda a, ds: acl.rt.memcpy(  # noqa: E731  (seed 003: the bytes die before memcpy runs)
             acl.get_data_buffer_addr(acl.mdl.get_dataset_buffer(ds.dataset, 0)), a.nbytes,
             acl.util.bytes_to_ptr(a.tobytes()), a.nbytes, 1)
-        _wrong(lab.check_device_input(dangling, inputs, desc, photo), "acl.rt.memcpy returned")
+        _wrong(lab.check_device_input(dangling, inputs, desc, photo), "no longer exists", "tobytes()")
         assert lab.check_input_array(_preprocess, desc, photo)                 # a preprocess function is run too
         _wrong(lab.check_input_array(lambda p: at.preprocess(p), desc, photo), "write the recipe yourself")
         from acl_teach import preprocess as my_own_recipe                     # the review's game: another name

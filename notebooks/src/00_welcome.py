@@ -155,9 +155,13 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # * **Notebook 02** converts a model itself: on the simulator with `acl-teach atc` (the emulator), on a
 #   board with CANN's `atc` and the same flags.
 #
-# Before the first `import acl` on a board, set up the environment as the guide says: `. /usr/local/Ascend/
-# ascend-toolkit/set_env.sh` (or the `nnrt` package's `set_env.sh`). The guide quoted in the seed documents
-# builds pyACL's `acl.so` for Python 3.7.5–3.9.2, so use a Python 3.9 there (acl-teach needs ≥ 3.9); newer
+# Before the first `import acl` on a board, set up the environment as the guide says (one line, to copy as is):
+#
+#     . /usr/local/Ascend/ascend-toolkit/set_env.sh
+#
+# The `nnrt` package (runtime only, with its own `set_env.sh`) runs models but has no `atc`; the notebooks
+# convert models with `atc`, so install the toolkit (or convert on another machine and copy the OMs). The pyACL
+# guide these notebooks quote builds pyACL's `acl.so` for Python 3.7.5–3.9.2, so use a Python 3.9 there (acl-teach needs ≥ 3.9); newer
 # CANN versions list their own range. An Atlas 200I DK A2 reports `Ascend310B4`, the `--soc_version` its
 # models need ([converting models for the 200I DK A2](https://www.hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/tmuacop/tmuacop_0001.html)).
 
@@ -172,8 +176,12 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 #   在开发板上，这些单元格会说明已跳过，或显示真实值。
 # * **第 02 节**会自己转换模型：在模拟器上用 `acl-teach atc`（ATC 模拟器），在开发板上用 CANN 的 `atc`，参数相同。
 #
-# 在开发板上第一次 `import acl` 之前，按官方指南设置环境：`. /usr/local/Ascend/ascend-toolkit/set_env.sh`（或 `nnrt`
-# 软件包的 `set_env.sh`）。种子文档引用的指南中，pyACL 的 `acl.so` 依赖的 Python 版本范围为 3.7.5～3.9.2，所以在板上请使用
+# 在开发板上第一次 `import acl` 之前，按官方指南设置环境（一整行，原样复制）：
+#
+#     . /usr/local/Ascend/ascend-toolkit/set_env.sh
+#
+# `nnrt` 软件包（只有运行时，带自己的 `set_env.sh`）能运行模型，但没有 `atc`；本系列用 `atc` 转换模型，所以请安装 toolkit（或在另一台机器上
+# 转换后把 OM 复制过来）。本系列引用的 pyACL 指南中，pyACL 的 `acl.so` 依赖的 Python 版本范围为 3.7.5～3.9.2，所以在板上请使用
 # Python 3.9（acl-teach 需要 ≥ 3.9）；更新的 CANN 版本会给出各自的范围。Atlas 200I DK A2 的芯片名是 `Ascend310B4`，
 # 为它转换模型时 `--soc_version` 就填这个值（[Atlas 200I DK A2 转换模型](https://www.hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/tmuacop/tmuacop_0001.html)）。
 

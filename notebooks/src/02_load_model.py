@@ -217,7 +217,8 @@ print("unload again ->", acl.mdl.unload(model_id))
 #
 # *simulator:* loading the ONNX file returns 100013 (ACL_ERROR_PARSE_MODEL), the simulator's choice: the
 # public sources do not pin the code a board returns for a file that is not an OM. A missing path is
-# 145002 at the graph-engine level. The cell ends with the release of notebook 01:
+# 145002 ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID, the graph engine's code for an invalid model path (from GE's source;
+# that a board's pyACL returns exactly it here is UNCONFIRMED). The cell ends with the release of notebook 01:
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html);
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) waits for the kernel's exit.
 
@@ -227,7 +228,8 @@ print("unload again ->", acl.mdl.unload(model_id))
 # [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 返回运行时最近一次的错误描述（在模拟器上还会说明如何解决）。
 #
 # *模拟器：* 加载 ONNX 文件返回 100013（ACL_ERROR_PARSE_MODEL），这是模拟器的选择：公开资料没有确定开发板对“不是 OM 的文件”
-# 返回哪个错误码。路径不存在时，图引擎层面返回 145002。单元格最后按第 01 节的方式释放：
+# 返回哪个错误码。路径不存在时返回 145002 ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID，这是图引擎对无效模型路径的错误码（来自 GE 的源码；开发板上的 pyACL
+# 在这里是否正是返回它尚未确认，UNCONFIRMED）。单元格最后按第 01 节的方式释放：
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)；
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) 留到内核退出时执行。
 

@@ -107,9 +107,9 @@ for i in range(n_out):
 # Two pairs of getters look alike. [`acl.mdl.get_input_dims_v2`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0202.html) differs from
 # `get_input_dims` only for models with static AIPP (image preprocessing compiled into the model), where it
 # reports dims whose product equals the input's byte size; for this model both agree.
-# [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) gives the output dims *of the gear chosen
-# for the next run* of a dynamic model, and the same as `get_output_dims` for a static one — the samples use it
-# to shape results. [`acl.mdl.get_input_index_by_name`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0210.html) returns
+# [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) gives the output dims *of the gear currently
+# set* on a dynamic model (`set_dynamic_batch_size` / `_hw_size`) — so, read after an execute, the shape of that
+# result — and the same as `get_output_dims` for a static one; the samples use it to shape results. [`acl.mdl.get_input_index_by_name`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0210.html) returns
 # `(index, ret)`; an unknown name gives ret 100000 (ACL_ERROR_INVALID_PARAM).
 # [`acl.mdl.get_output_index_by_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) does the same for outputs.
 
@@ -121,8 +121,8 @@ for i in range(n_out):
 #
 # 有两对查询接口长得很像。[`acl.mdl.get_input_dims_v2`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0202.html) 只在带静态 AIPP（编译进模型的图像预处理）的
 # 模型上与 `get_input_dims` 不同：它给出的维度之积等于输入的字节大小；对本模型两者一致。
-# [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) 对动态模型给出*下一次推理所选档位*的输出维度，对静态模型与
-# `get_output_dims` 相同——样例用它来整理推理结果的形状。[`acl.mdl.get_input_index_by_name`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0210.html)
+# [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) 对动态模型给出*当前所设档位*（`set_dynamic_batch_size` / `_hw_size`）的输出维度——
+# 所以在推理之后读取，就是这次结果的形状——对静态模型与 `get_output_dims` 相同；样例用它来整理推理结果的形状。[`acl.mdl.get_input_index_by_name`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0210.html)
 # 返回 `(index, ret)`；名称不存在时 ret 为 100000（ACL_ERROR_INVALID_PARAM）。
 # [`acl.mdl.get_output_index_by_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 对输出做同样的事。
 
@@ -214,14 +214,14 @@ check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
 # * `create_desc` + `get_desc(desc, model_id)` describe a loaded model; getters return values directly, dims
 #   come as `(dict, ret)`.
 # * Size = product of dims × bytes per element (fp16 2, fp32 4); for dynamic models, of the largest gear.
-# * `get_cur_output_dims` is the shape of the next result; `get_input_dims_v2` matters only with static AIPP.
+# * `get_cur_output_dims` is the output shape at the gear currently set (after an execute: that result's); `get_input_dims_v2` matters only with static AIPP.
 # * Look inputs up by name when a model has several; destroy each desc yourself.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 小结
 # * `create_desc` + `get_desc(desc, model_id)` 描述一个已加载的模型；查询接口直接返回值，维度以 `(dict, ret)` 返回。
 # * 大小 = 各维度之积 × 每个元素的字节数（fp16 为 2，fp32 为 4）；动态模型按最大档位计算。
-# * `get_cur_output_dims` 是下一次结果的形状；`get_input_dims_v2` 只在有静态 AIPP 时才有区别。
+# * `get_cur_output_dims` 是当前所设档位下的输出形状（推理之后读取：即这次结果的形状）；`get_input_dims_v2` 只在有静态 AIPP 时才有区别。
 # * 模型有多个输入时按名称查找；每个模型描述都要自己销毁。
 
 # %% [markdown] tags=["lang:en"]

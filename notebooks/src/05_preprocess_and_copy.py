@@ -254,8 +254,10 @@ print("dangling pointer ->", ret, "| a board does not check it: it returns 0 and
 # On a board (ACL_DEVICE) there is no host side: a model's input is filled by a **device-to-device** copy, or
 # by no copy at all when the data already sits in device memory. It is also how you keep data whose `bytes`
 # object will not live: copy it into device memory you own. [`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/appdevgapi/aclpythondevg_01_0121.html)
-# takes one more argument, a stream made by [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs): it only *queues* the copy,
-# which is done when [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) returns (the official page
+# takes one more argument, a stream made by [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs): it only *queues* the copy. Unlike `memcpy`,
+# whose `kind` the pages call reserved, `memcpy_async`'s `kind` is a real parameter — write the true direction — and
+# on a PC with a card (EP) a host-to-host async copy is not supported; the copy
+# is done when [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) returns (the official page
 # asks for 64-byte-aligned addresses, and with host memory that is not page-locked — not from
 # [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) — the call returns only once the copy is done). Reading device memory back from the host takes one more
 # copy, device → host, into host memory ([`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs) releases it).
@@ -264,7 +266,7 @@ print("dangling pointer ->", ret, "| a board does not check it: it returns 0 and
 # ## Device → Device，同步与异步
 # 在开发板上（ACL_DEVICE）没有 Host 一侧：模型输入用 **Device 到 Device** 的内存复制填充，数据本来就在 Device 内存中时甚至不用复制。
 # 想保住一份其 `bytes` 对象活不长的数据，也是这样做：把它复制到你自己拥有的 Device 内存中。[`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/appdevgapi/aclpythondevg_01_0121.html)
-# 多一个参数，即由 [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 创建的 Stream：它只是把复制任务*放入队列*，
+# 多一个参数，即由 [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 创建的 Stream：它只是把复制任务*放入队列*。与 `memcpy`（页面称其 `kind` 为预留参数）不同，`memcpy_async` 的 `kind` 是真正起作用的参数——要写真实的方向；在插卡的 PC（EP）上不支持 Host 到 Host 的异步复制。复制在
 # [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) 返回时才算完成（官方文档要求地址 64 字节对齐；若 Host 内存不是锁页内存——不是由
 # [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) 申请的——该接口要等复制完成才返回）。要在 Host 上读回 Device 内存，还需要再做一次 Device → Host 的复制，
 # 复制到 Host 内存中（用 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 释放）。

@@ -139,8 +139,9 @@ print(lab.ledger_summary())
 # What is **not** safe:
 # 1. freeing memory or destroying a dataset while an `execute_async` that uses it is still queued — call
 #    `synchronize_stream` first, or the device writes into freed memory;
-# 2. `destroy_context` or `reset_device` before models are unloaded and memory is freed — they belong to the
-#    Context and Device; the reset reclaims them, and your later `free` or `unload` acts on a dead handle;
+# 2. `destroy_context` or `reset_device` before models are unloaded and memory is freed — the memory and the model
+#    are the process's, allocated on that Device, and the reset reclaims what is still there, so your later
+#    `free` or `unload` acts on a dead handle (a model must also be unloaded while a Context on its Device is current);
 # 3. destroying a Context before its Streams, or `finalize` before `reset_device`;
 # 4. using any handle after its release call.
 
@@ -159,7 +160,7 @@ print(lab.ledger_summary())
 #
 # **不安全**的做法：
 # 1. 在仍使用它们的 `execute_async` 还在队列中时释放内存或销毁数据集——先调用 `synchronize_stream`，否则 Device 会写入已释放的内存；
-# 2. 在卸载模型、释放内存之前 `destroy_context` 或 `reset_device`——这些资源属于 Context 和 Device；复位会回收它们，之后的 `free` 或
+# 2. 在卸载模型、释放内存之前 `destroy_context` 或 `reset_device`——内存和模型属于进程、分配在该 Device 上，复位会回收仍在那里的一切，之后的 `free` 或
 #    `unload` 操作的是已失效的句柄；
 # 3. 先销毁 Context 再销毁它的 Stream，或先 `finalize` 再 `reset_device`；
 # 4. 在释放之后继续使用任何句柄。

@@ -140,7 +140,8 @@ print(row["image"].split("/")[-1], row["top"][0])
 # ## On an Atlas board
 # 1. Install CANN (the toolkit, or the `nnrt` runtime package) and set its environment before Python starts:
 #    `. /usr/local/Ascend/ascend-toolkit/set_env.sh` (as root; `${HOME}/Ascend/ascend-toolkit/set_env.sh` for a
-#    user install; `…/nnrt/set_env.sh` for nnrt). Without it `import acl` fails.
+#    user install; `…/nnrt/set_env.sh` for nnrt). Without it `import acl` fails. `nnrt` has no `atc`: with it
+#    alone, convert the models on a machine with the toolkit and copy the OMs.
 # 2. Use a Python that pyACL's `acl.so` supports — the guide quoted in these notebooks gives 3.7.5–3.9.2, so
 #    Python 3.9 (acl-teach needs ≥ 3.9); newer CANN releases list their own range.
 # 3. Install acl-teach (`pip install -e .` in a checkout) and run `acl-teach lab` (`--lang zh` for 中文).
@@ -157,6 +158,7 @@ print(row["image"].split("/")[-1], row["top"][0])
 # ## 在 Atlas 开发板上
 # 1. 安装 CANN（toolkit，或运行时软件包 `nnrt`），并在启动 Python 之前设置环境变量：`. /usr/local/Ascend/ascend-toolkit/set_env.sh`
 #    （root 用户安装时；非 root 用户为 `${HOME}/Ascend/ascend-toolkit/set_env.sh`；nnrt 为 `…/nnrt/set_env.sh`）。否则 `import acl` 会失败。
+#    `nnrt` 不带 `atc`：只装它时，请在装有 toolkit 的机器上转换模型，再把 OM 复制过来。
 # 2. 使用 pyACL 的 `acl.so` 支持的 Python——本系列引用的指南给出的范围是 3.7.5～3.9.2，所以用 Python 3.9（acl-teach 需要 ≥ 3.9）；更新的 CANN
 #    版本会给出各自的范围。
 # 3. 安装 acl-teach（在源码目录中 `pip install -e .`），运行 `acl-teach lab`（中文版加 `--lang zh`）。`lab.setup()` 会打印

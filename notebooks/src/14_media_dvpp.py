@@ -84,8 +84,8 @@ print(f"JPEG: {len(jpeg)} bytes, {width} x {height}, {components} components")
 # (host pointer from [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)),
 # and a model can read it directly. Both JPEGD's input (the JPEG bytes) and its output live there.
 #
-# *simulator:* `acl.rt.free` of a DVPP pointer is refused with 107000 (the wrong allocator); on a board the
-# outcome is not documented.
+# *simulator:* `acl.rt.free` of a DVPP pointer frees it with a warning (the wrong allocator; the vpc samples do
+# it); on a board the outcome is not documented (UNCONFIRMED) — use `dvpp_free`.
 
 # %% [markdown] tags=["lang:zh"]
 # ## DVPP 内存：`dvpp_malloc`
@@ -96,7 +96,8 @@ print(f"JPEG: {len(jpeg)} bytes, {width} x {height}, {components} components")
 # 用 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 向其中复制数据（Host 指针来自
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)），模型也可以直接读取它。JPEGD 的输入（JPEG 字节）和输出都放在这种内存里。
 #
-# *模拟器：* 对 DVPP 指针调用 `acl.rt.free` 会被拒绝，返回 107000（分配器不对）；在开发板上，结果没有文档说明。
+# *模拟器：* 对 DVPP 指针调用 `acl.rt.free` 会释放它并给出警告（分配器不对；vpc 样例就这样做）；在开发板上，结果没有文档说明
+# （UNCONFIRMED）——请用 `dvpp_free`。
 
 # %%
 jpeg_dev, ret = media.dvpp_malloc(len(jpeg))
@@ -262,8 +263,10 @@ YuvView(resized, name="resized")       # strides = sizes: nothing to tint
 # it to the output size). On the 310 **left and top must be even, right and bottom odd** — so a region always
 # spans an even number of pixels, and the half-resolution UV plane splits cleanly; it must also lie inside the
 # picture and be at least 10 × 6. The crop below takes the 224 × 224 region with corners (200, 100) and
-# (423, 323). Then it breaks the rule with left = 201. The host does not check ROI coordinates: the `*_async`
-# call returns 0, and the error appears only when the device runs the task — at `synchronize_stream`. The output
+# (423, 323). Then it breaks the rule with left = 201. The host library does not check ROI coordinates (it only
+# stores them): here the `*_async` call returns 0 and the error appears when the device runs the task — at
+# `synchronize_stream`; how a board reports it (that code, the desc's ret code, or silently wrong pixels) is
+# UNCONFIRMED. The output
 # desc's `dvpp_get_pic_desc_ret_code` carries the code too, and [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs) says what broke.
 # The `ErrorExplainer` under it shows how little the code alone tells you — a generic "task failed, collect the
 # logs": for device-side failures the message (and on a board the plog under `$HOME/ascend/log`) has the cause.
@@ -276,8 +279,9 @@ YuvView(resized, name="resized")       # strides = sizes: nothing to tint
 # [`acl.media.dvpp_create_roi_config`](https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0309.html)`(left, right, top, bottom)` 描述一个感兴趣区域（ROI），四个坐标都*包含*在区域内；
 # `dvpp_vpc_crop_async(channel, in_desc, out_desc, roi, stream)` 把它抠出来（并缩放到输出大小）。在 310 上，**left 和 top 必须是偶数，right 和
 # bottom 必须是奇数**——这样区域总是包含偶数个像素，半分辨率的 UV 平面也能整齐地分开；区域还必须在图片之内，且至少为 10 × 6。下面先抠出
-# 角点为 (200, 100) 和 (423, 323) 的 224 × 224 区域，再令 left = 201 违反规则。Host 侧不检查 ROI 坐标：`*_async` 调用返回 0，错误要等 Device
-# 执行任务时才出现——也就是在 `synchronize_stream` 时。输出描述的 `dvpp_get_pic_desc_ret_code` 也带有这个错误码，[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
+# 角点为 (200, 100) 和 (423, 323) 的 224 × 224 区域，再令 left = 201 违反规则。Host 侧的库不检查 ROI 坐标（只是保存它们）：这里 `*_async` 调用
+# 返回 0，错误要等 Device 执行任务时才出现——也就是在 `synchronize_stream` 时；开发板如何报告它（这个错误码、描述的 ret code，还是悄悄
+# 输出错误的像素）尚未确认（UNCONFIRMED）。输出描述的 `dvpp_get_pic_desc_ret_code` 也带有这个错误码，[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
 # 说明哪里出了问题。下面的 `ErrorExplainer` 说明只看错误码能知道的很少——只是笼统的"任务失败，请收集日志"：对 Device 侧的失败，
 # 原因在错误信息里（在开发板上还在 `$HOME/ascend/log` 下的 plog 里）。
 #
@@ -310,8 +314,9 @@ for roi in (good_roi, bad_roi):
 # `--insert_op_conf=aipp.cfg` ([AIPP config template](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/atctool/atlasatc_16_0027.html)): `input_format: YUV420SP_U8`, the source size, a
 # colour-space conversion (`csc_switch` with the JPEG YUV → RGB matrix and input biases 0/128/128), then per
 # channel `(x − min_chn) × var_reci_chn` — here EfficientNet-Lite0's `(x − 127) / 128`. The AIPP model's input is
-# then `uint8`, 224 × 224 × 3 / 2 = 75,264 bytes, tightly packed (AIPP has no stride; that is why VPC's output
-# has none). So the VPC output buffer goes straight into the dataset: [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# then `uint8`, 224 × 224 × 3 / 2 = 75,264 bytes, tightly packed: AIPP reads `src_image_size_w × src_image_size_h`
+# with no stride, so the picture given to it must have none — a 224 × 224 VPC output qualifies because 224 is
+# already a multiple of 16 (width) and 2 (height), so its strides equal its size. So the VPC output buffer goes straight into the dataset: [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)`(resized_dev, 75264)`,
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html),
 # [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) to compare sizes, then
@@ -327,8 +332,9 @@ for roi in (good_roi, bad_roi):
 # 缩放后的图片是 uint8 的 YUV；模型需要的是归一化后的浮点 RGB。**AIPP**（AI 预处理）在模型内部、在 AI Core 上完成这一转换。它由 ATC 根据
 # `--insert_op_conf=aipp.cfg` 指定的配置文件编译进模型（[AIPP 配置文件模板](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/atctool/atlasatc_16_0027.html)）：`input_format: YUV420SP_U8`、源图大小、色域转换
 # （`csc_switch`，使用 JPEG 的 YUV → RGB 矩阵，输入偏置 0/128/128），然后对每个通道计算 `(x − min_chn) × var_reci_chn`——这里就是
-# EfficientNet-Lite0 的 `(x − 127) / 128`。这样 AIPP 模型的输入就是 `uint8`、224 × 224 × 3 / 2 = 75,264 字节，紧密排列（AIPP 没有 stride，
-# 所以 VPC 的输出也不带补齐）。于是 VPC 的输出缓冲可以直接放进数据集：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
+# EfficientNet-Lite0 的 `(x − 127) / 128`。这样 AIPP 模型的输入就是 `uint8`、224 × 224 × 3 / 2 = 75,264 字节，紧密排列：AIPP 按
+# `src_image_size_w × src_image_size_h` 读取、不认 stride，所以交给它的图片不能带补齐——224 × 224 的 VPC 输出满足这一点，因为 224 本来就是
+# 16（宽）和 2（高）的倍数，stride 与尺寸相等。于是 VPC 的输出缓冲可以直接放进数据集：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)`(resized_dev, 75264)`、
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html)，用
 # [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 核对大小，然后
@@ -515,8 +521,8 @@ print(lab.ledger_summary())
 # * JPEGD writes NV12 with width stride `ALIGN_UP(w, 128)` on the 310 (64 on the 310P and 310B: read
 #   `acl.get_soc_name()`), height stride `ALIGN_UP(h, 16)`, size
 #   `ws × hs × 3 / 2`, UV at `ws × hs`; the padding is part of the buffer, not of the picture.
-# * VPC resizes and crops (strides %16 / %2); a crop ROI has even left/top and odd right/bottom. The device checks
-#   it: the `*_async` call returns 0 and the failure comes at `synchronize_stream`.
+# * VPC resizes and crops (strides %16 / %2); a crop ROI has even left/top and odd right/bottom on the 310. The host
+#   does not check it; here the failure comes at `synchronize_stream` (how a board reports it: UNCONFIRMED).
 # * Static AIPP (`atc --insert_op_conf`) turns the 75,264-byte uint8 YUV picture into the model's normalised RGB,
 #   so the DVPP output feeds the model with no host step.
 
@@ -526,8 +532,8 @@ print(lab.ledger_summary())
 #   `memcpy` 和模型都可以直接使用。
 # * JPEGD 输出 NV12：宽 stride 在 310 上为 `ALIGN_UP(w, 128)`（310P、310B 上为 64：读 `acl.get_soc_name()`），高 stride 为 `ALIGN_UP(h, 16)`，大小为 `ws × hs × 3 / 2`，UV 平面从 `ws × hs`
 #   开始；补齐区域属于缓冲，但不属于图片。
-# * VPC 负责缩放和抠图（stride 为 16 / 2 的倍数）；抠图 ROI 的 left/top 为偶数，right/bottom 为奇数。这由 Device 检查：`*_async` 调用返回 0，
-#   失败在 `synchronize_stream` 时才出现。
+# * VPC 负责缩放和抠图（stride 为 16 / 2 的倍数）；在 310 上抠图 ROI 的 left/top 为偶数，right/bottom 为奇数。Host 不检查它；这里失败在
+#   `synchronize_stream` 时才出现（开发板如何报告：UNCONFIRMED）。
 # * 静态 AIPP（`atc --insert_op_conf`）把 75,264 字节的 uint8 YUV 图片变成模型需要的归一化 RGB，因此 DVPP 的输出无需经过 Host 就能送进模型。
 
 # %% [markdown] tags=["lang:en"]
