@@ -293,3 +293,17 @@ def test_vdec_needs_init_and_a_context(acl):
     assert acl.media.vdec_send_frame(desc, 0, 0, 0, None) == 107002
     assert acl.media.vdec_destroy_channel_desc(desc) == 0
     assert acl.finalize() == 0
+
+
+def test_send_frame_returns_before_the_frame_is_decoded(ready, h264):
+    """The decode is device work run for the callback thread: nothing is written before that thread reports."""
+    import threading
+    gate = threading.Event()
+    vdec = Vdec(ready, gate=gate)
+    ws, hs = V.vdec_strides(W, H)
+    for i, unit in enumerate(h264[:3]):
+        assert vdec.send(unit, i, V.yuv420sp_size(ws, hs)) == 0
+    assert vdec.results == []  # sent, not decoded: the callback thread has not called process_report yet
+    gate.set()
+    assert vdec.close() == 0  # waits for the three callbacks
+    assert [r["user"] for r in vdec.results] == [0, 1, 2] and all(r["ret_code"] == 0 for r in vdec.results)
