@@ -307,3 +307,23 @@ def test_send_frame_returns_before_the_frame_is_decoded(ready, h264):
     gate.set()
     assert vdec.close() == 0  # waits for the three callbacks
     assert [r["user"] for r in vdec.results] == [0, 1, 2] and all(r["ret_code"] == 0 for r in vdec.results)
+
+
+def test_destroy_without_a_callback_thread_warns_and_does_not_hang(ready, h264, capsys):
+    acl = ready
+    vdec = Vdec(acl)
+    vdec.thread.stop()  # the sample's mistake: the callback thread ends before the channel is destroyed
+    assert vdec.send(h264[0], 0, V.yuv420sp_size(208, 130)) == 0
+    assert acl.media.vdec_destroy_channel(vdec.desc) == 0  # faithful: a board would wait; the simulator warns
+    assert "never ran" in capsys.readouterr().err
+    assert vdec.results == []
+    acl.media.vdec_destroy_frame_config(vdec.config)
+    acl.media.vdec_destroy_channel_desc(vdec.desc)
+    acl.configure(strict=True)
+    try:
+        vdec = Vdec(acl, channel_id=1)
+        vdec.thread.stop()
+        assert vdec.send(h264[0], 0, V.yuv420sp_size(208, 130)) == 0
+        assert acl.media.vdec_destroy_channel(vdec.desc) == 507046
+    finally:
+        acl.configure(strict=False)
