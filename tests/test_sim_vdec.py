@@ -327,3 +327,18 @@ def test_destroy_without_a_callback_thread_warns_and_does_not_hang(ready, h264, 
         assert acl.media.vdec_destroy_channel(vdec.desc) == 507046
     finally:
         acl.configure(strict=False)
+
+
+def test_a_skipped_frame_is_decoded_as_a_reference_only(ready, h264):
+    acl = ready
+    vdec = Vdec(acl)
+    ptr = to_dvpp(acl, h264[0])
+    vdec.inputs.append(ptr)
+    sd = acl.media.dvpp_create_stream_desc()
+    acl.media.dvpp_set_stream_desc_data(sd, ptr)
+    acl.media.dvpp_set_stream_desc_size(sd, len(h264[0]))
+    assert acl.media.vdec_send_skipped_frame(vdec.desc, sd, vdec.config, "skipped") == 0
+    assert vdec.send(h264[1], "next", V.yuv420sp_size(208, 130)) == 0  # a P-frame: needs frame 0 as reference
+    assert vdec.close() == 0
+    assert [(r["user"], r.get("eos", False)) for r in vdec.results] == [("skipped", True), ("next", False)]
+    assert np.array_equal(nv12_visible(vdec.results[1]["picture"], W, H, 208, 130), video.decode_nv12(h264[:2])[1])
