@@ -11,7 +11,8 @@ output stream desc belongs to VENC and is freed when the callback returns, so co
 (acl.rt.memcpy device-to-host) inside it, as the venc_image sample does. Its timestamp is the
 frame number (UNCONFIRMED).
 
-The input picture is read from the pic desc's data with the channel's width, height and format;
+The input picture is read when ``venc_send_frame`` is called (the venc_image sample frees it right
+after sending) from the pic desc's data with the channel's width, height and format;
 the desc's strides are used when set, else ALIGN_UP(width, 16) x ALIGN_UP(height, 2) (the sample
 sets only data and size). A frame config with ``eos`` ends the stream (``venc_send_frame(ch, 0, 0,
 cfg, None)``): the encoder is drained and starts afresh. Host checks (100000): the callback
@@ -128,16 +129,13 @@ class Channel:
             destroy_handle(api, handle, StreamDesc, "VENC output stream desc")
 
     def submit(self, api: str, input_: int, force_i: bool, user_data: Any) -> None:
-        """Queue one picture for the device; it is read and encoded in order on the callback thread."""
+        """Read the picture now (the venc_image sample frees its input right after sending), encode it later in order
+        on the callback thread, as the device's work."""
         fn = callbacks().get(self.handle)  # the binding hands this callable to ACL with each frame
-        self.lane.post(lambda: self._encode_job(api, input_, force_i, user_data, fn), f"encode {input_:#x}")
-
-    def _encode_job(self, api: str, input_: int, force_i: bool, user_data: Any, fn: Any) -> None:
-        if pic(input_) is None:
-            self._post(api, input_, b"", user_data, fn, "the input pic desc was destroyed before VENC read it")
-            self.frames += 1
-            return
         planes, why = _picture(self, input_)
+        self.lane.post(lambda: self._encode_job(api, input_, planes, why, force_i, user_data, fn), f"encode {input_:#x}")
+
+    def _encode_job(self, api: str, input_: int, planes, why: str, force_i: bool, user_data: Any, fn: Any) -> None:
         if planes is None:
             self._post(api, input_, b"", user_data, fn, why)
             self.frames += 1
@@ -262,7 +260,7 @@ def _picture(channel: Channel, input_: int):
     region, offset, why = dvpp_region(src.data, need, "input picture data")
     if region is None:
         return None, why
-    return read(region.view(offset, need), desc.pic_format, w, h, ws, hs), ""
+    return tuple(p.copy() for p in read(region.view(offset, need), desc.pic_format, w, h, ws, hs)), ""
 
 
 @binding("acl.media.venc_send_frame", "kkkkO")
