@@ -290,9 +290,8 @@ def close_channel(api: str, channel_desc: int, desc: VdecChannelDesc) -> int:
 def vdec_destroy_channel(api, channel_desc):
     """Close the channel once every frame sent has had its callback; the binding then forgets the callback."""
     desc = vdec_desc(channel_desc)
-    if desc is None or desc.channel is None:
-        return bad_handle(api, channel_desc, "VDEC channel (acl.media.vdec_create_channel)")
-    ret = close_channel(api, channel_desc, desc)
+    ret = (bad_handle(api, channel_desc, "VDEC channel (acl.media.vdec_create_channel)")
+           if desc is None or desc.channel is None else close_channel(api, channel_desc, desc))
     callbacks()[channel_desc] = None  # the binding drops its reference whatever ACL returned
     return ret
 
