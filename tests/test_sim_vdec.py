@@ -342,3 +342,12 @@ def test_a_skipped_frame_is_decoded_as_a_reference_only(ready, h264):
     assert vdec.close() == 0
     assert [(r["user"], r.get("eos", False)) for r in vdec.results] == [("skipped", True), ("next", False)]
     assert np.array_equal(nv12_visible(vdec.results[1]["picture"], W, H, 208, 130), video.decode_nv12(h264[:2])[1])
+
+
+def test_a_stream_below_128x128_is_a_frame_failure(ready):
+    units = video.encode(IMAGES, 96, 96, 2, "h264")
+    vdec = Vdec(ready)
+    for i, unit in enumerate(units):
+        assert vdec.send(unit, i, V.yuv420sp_size(96, 96)) == 0
+    assert vdec.close() == 0
+    assert [r["ret_code"] for r in vdec.results] == [507018, 507018]

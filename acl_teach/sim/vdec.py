@@ -16,7 +16,8 @@ What is checked where:
   data and size (unless it is the EOS frame), a live output pic desc (100000);
 - on the device, reported as the output desc's ``ret_code`` in the callback (send_frame returned 0):
   input not in dvpp_malloc memory, a chunk FFmpeg cannot decode (garbage, the wrong codec for the
-  channel's entype), strides or buffer too small, a picture other than 8-bit 4:2:0, or a chunk that
+  channel's entype), a stream outside 128x128..4096x4096, strides or buffer too small, a picture other
+  than 8-bit 4:2:0, or a chunk that
   gave no picture by the end of the stream — code 507018 (UNCONFIRMED: the VDEC firmware's own
   codes are not published for pyACL). A bad chunk never stops the channel: the next one decodes.
 
@@ -129,6 +130,9 @@ def _scaled(frame, desc: VdecChannelDesc):
 
 def _fill(frame, out: PicDesc, desc: VdecChannelDesc) -> str:
     """Write one picture into the output desc's buffer: '' or why the device refused."""
+    if not (V.VIDEO_MIN <= frame.width <= V.VIDEO_MAX and V.VIDEO_MIN <= frame.height <= V.VIDEO_MAX):
+        return (f"the stream is {frame.width}x{frame.height}; VDEC decodes {V.VIDEO_MIN}x{V.VIDEO_MIN} to "
+                f"{V.VIDEO_MAX}x{V.VIDEO_MAX}")
     frame = _scaled(frame, desc)
     planes = _planes(frame)
     if planes is None:
