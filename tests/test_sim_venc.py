@@ -166,6 +166,8 @@ def test_venc_desc_fields_and_params_round_trip_with_the_binding_shapes(ready):
     assert acl.media.venc_get_channel_desc_param(desc, V.ACL_VENC_CALLBACK_PTR) == (fn, 0)
     assert acl.media.venc_get_channel_desc_callback(desc) is fn
     assert acl.media.venc_get_channel_desc_param(desc, 13) == (0, 100000)
+    with pytest.raises(SystemError, match="returned a result with an exception set"):
+        acl.media.venc_set_channel_desc_param(desc, V.ACL_VENC_CALLBACK_PTR, 5)
     with pytest.raises(TypeError, match="args parse failed!"):
         acl.media.venc_set_channel_desc_param(desc, V.ACL_VENC_PIC_WIDTH_UINT32, "wide")
     cfg = acl.media.venc_create_frame_config()
