@@ -37,7 +37,6 @@ from typing import Any, Deque, List, Optional
 
 import numpy as np
 
-from ..spec import dvpp as D
 from ..spec import video as V
 from ._args import CONTEXT, binding
 from .dvpp_common import DEVICE_FAULT, bad_handle, dvpp_region
