@@ -351,3 +351,18 @@ def test_a_stream_below_128x128_is_a_frame_failure(ready):
         assert vdec.send(unit, i, V.yuv420sp_size(96, 96)) == 0
     assert vdec.close() == 0
     assert [r["ret_code"] for r in vdec.results] == [507018, 507018]
+
+
+def test_a_422_stream_is_a_frame_failure_vdec_outputs_420_only(ready):
+    import av
+    from fractions import Fraction
+    enc = av.CodecContext.create("libx264", "w")
+    enc.width, enc.height, enc.pix_fmt, enc.time_base = 160, 128, "yuv422p", Fraction(1, 25)
+    enc.options = {"preset": "ultrafast", "x264-params": "bframes=0"}
+    frame = av.VideoFrame(160, 128, "yuv422p")
+    frame.pts = 0
+    units = [bytes(p) for p in enc.encode(frame)] + [bytes(p) for p in enc.encode(None)]
+    vdec = Vdec(ready, entype=V.H264_HIGH_LEVEL)
+    assert vdec.send(units[0], 0, V.yuv420sp_size(160, 128)) == 0
+    assert vdec.close() == 0
+    assert [r["ret_code"] for r in vdec.results] == [507018]
