@@ -261,3 +261,30 @@ def test_sample_style_timing_program(ready, matmul_om):
         acl.rt.destroy_event(ev)
     acl.rt.destroy_stream(stream)
     acl.mdl.unload(model_id)
+
+
+def test_stream_query_and_timed_synchronisation(ready):
+    import threading
+    s, _ = ready.rt.create_stream()
+    dev, _ = ready.rt.malloc(64, 0)
+    ready.rt.memset_async(dev, 64, 1, 64, s)
+    assert ready.rt.stream_query(s) == (E.ACL_STREAM_STATUS_COMPLETE, 0)  # the device ran it meanwhile
+    assert ready.rt.get_thread_last_task_id()[1] == 0 and ready.rt.get_thread_last_task_id()[0] > 0
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait)
+    worker.start()
+    try:
+        ready.rt.subscribe_report(worker.ident, s)
+        ready.rt.launch_callback(lambda _: None, None, 1, s)  # BLOCK, nobody processes it
+        assert ready.rt.stream_query(s) == (E.ACL_STREAM_STATUS_NOT_READY, 0)
+        assert ready.rt.synchronize_stream_with_timeout(s, 30) == 507046
+        assert ready.rt.synchronize_device_with_timeout(30) == 507046
+        assert ready.rt.synchronize_stream_with_timeout(s, -5) == 107000
+    finally:
+        stop.set()
+        worker.join()
+        ready.rt.destroy_stream(s)
+    s2, _ = ready.rt.create_stream()
+    ready.rt.memset_async(dev, 64, 2, 64, s2)
+    assert ready.rt.synchronize_stream_with_timeout(s2, -1) == 0
+    assert ready.rt.synchronize_device_with_timeout(100) == 0
