@@ -288,3 +288,44 @@ def test_stream_query_and_timed_synchronisation(ready):
     ready.rt.memset_async(dev, 64, 2, 64, s2)
     assert ready.rt.synchronize_stream_with_timeout(s2, -1) == 0
     assert ready.rt.synchronize_device_with_timeout(100) == 0
+
+
+def test_model_time_follows_the_gear(ready, tiny_models):
+    """A dynamic-batch model's run at batch 4 takes longer than at batch 1, as the header's scale says."""
+    from acl_teach.spec import om
+    acl = ready
+    header = om.read(tiny_models["batch"]).header
+    assert header["cost"]["scale"] == {"1": 0.25, "2": 0.5, "4": 1.0}
+    assert [o[1] for o in header["cost"]["ops"]] == ["Add", "Mul"]
+    model_id, _ = acl.mdl.load_from_file(tiny_models["batch"])
+    desc = acl.mdl.create_desc()
+    acl.mdl.get_desc(desc, model_id)
+    ins, outs = acl.mdl.create_dataset(), acl.mdl.create_dataset()
+    for i in range(acl.mdl.get_num_inputs(desc)):
+        size = acl.mdl.get_input_size_by_index(desc, i)
+        acl.mdl.add_dataset_buffer(ins, acl.create_data_buffer(acl.rt.malloc(size, 0)[0], size))
+    for i in range(acl.mdl.get_num_outputs(desc)):
+        size = acl.mdl.get_output_size_by_index(desc, i)
+        acl.mdl.add_dataset_buffer(outs, acl.create_data_buffer(acl.rt.malloc(size, 0)[0], size))
+    index, _ = acl.mdl.get_input_index_by_name(desc, "ascend_mbatch_shape_data")
+    stream, _ = acl.rt.create_stream()
+    times = []
+    for batch in (1, 4):
+        evs = [acl.rt.create_event()[0] for _ in range(2)]
+        assert acl.mdl.set_dynamic_batch_size(model_id, ins, index, batch) == 0
+        acl.rt.record_event(evs[0], stream)
+        assert acl.mdl.execute_async(model_id, ins, outs, stream) == 0
+        acl.rt.record_event(evs[1], stream)
+        assert acl.rt.synchronize_stream(stream) == 0
+        times.append(acl.rt.event_elapsed_time(*evs)[0])
+    assert times[1] > times[0] > 0
+
+
+def test_an_om_without_cost_is_costed_from_its_header():
+    from acl_teach.sim.costmodel import run_cost
+    header = {"weight_size": 1000, "inputs": [{"onnx_name": "x", "dims": [2, 4], "size": 32}],
+              "outputs": [{"size": 32}]}
+    cost = run_cost({}, header, None)
+    assert cost.total_us == pytest.approx(T.LAUNCH_US + T.MODEL_OVERHEAD_US + T.NODE_LAUNCH_US
+                                          + 2000 / T.MACS_PER_US + 32 / T.DEVICE_BYTES_PER_US
+                                          + 1000 / T.DEVICE_BYTES_PER_US)

@@ -77,7 +77,7 @@ def labels() -> List[str]:
 
 def _digest(path: str, flags: List[str]) -> str:
     """Cache key of an emulator OM: the ONNX bytes, the flags and the emulator's output format."""
-    h = hashlib.sha256(f"om{om.FORMAT_VERSION}-portable-command".encode())
+    h = hashlib.sha256(f"om{om.FORMAT_VERSION}-portable-command-cost".encode())  # -cost: headers carry "cost"
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
