@@ -87,7 +87,7 @@ def _queue(api: str, stream: int, label: str, work) -> int:
         charge(label, "operator", compute_cost(macs, nbytes, OP_OVERHEAD_US))
         return None
 
-    return enqueue(handle, label, task, api, 0.0, "operator")
+    return enqueue(handle, label, task, api, cat="operator")
 
 
 def _gemm(api, trans, m, n, k, alpha, a, lda, ta, b, ldb, tb, beta, c, ldc, tc, stream) -> int:

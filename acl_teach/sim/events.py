@@ -164,7 +164,7 @@ def destroy_event(api, event):
 
 def _enqueue(api: str, stream_obj: Stream, label: str, run) -> Task:
     """Queue a zero-length task on a stream and return it."""
-    ret = enqueue(stream_obj.handle, label, run, api, 0.0, "event")
+    ret = enqueue(stream_obj.handle, label, run, api, cat="event")
     return stream_obj.tasks[-1] if not ret and stream_obj.tasks else None
 
 

@@ -294,7 +294,7 @@ def execute_async(api, model_id, input_dataset, output_dataset, stream):
             return 507011, f"execute_async of model {model_id}: {exc.why}"
         return None
 
-    return enqueue(handle, f"execute_async model {model_id}", task, api, 0.0, "model")
+    return enqueue(handle, f"execute_async model {model_id}", task, api, cat="model")
 
 
 def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[int], kind: str) -> int:

@@ -190,7 +190,7 @@ def _launch(api: str, model: opmodel.OpModel, ins: List[DataBuffer], outs: List[
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
-    return enqueue(handle, f"op {model.op}", lambda: _kernel(model, ins, outs), api, 0.0, "operator") or 0
+    return enqueue(handle, f"op {model.op}", lambda: _kernel(model, ins, outs), api, cat="operator") or 0
 
 
 def _run(api: str, op_type: str, desc_lists: Tuple[list, list], buf_lists: Tuple[list, list], attrs: Any,

@@ -594,7 +594,7 @@ def mark_ex(api, msg, stream):
             clock().log(msg, "mark", f"stream {handle:#x}", s.clock_us if s else clock().host_us, 0.0)
         return None
 
-    return enqueue(handle, f"mark {msg}", task, api, 0.0, "mark")
+    return enqueue(handle, f"mark {msg}", task, api, cat="mark")
 
 
 def _stack() -> List[Any]:
@@ -682,4 +682,4 @@ def get_step_timestamp(api, step_info, tag, stream):
         clock().log(name, "step", f"stream {handle:#x}", s.clock_us if s else 0.0, 0.0)
         return None
 
-    return enqueue(handle, name, task, api, 0.0, "step")
+    return enqueue(handle, name, task, api, cat="step")
