@@ -329,3 +329,12 @@ def test_an_om_without_cost_is_costed_from_its_header():
     assert cost.total_us == pytest.approx(T.LAUNCH_US + T.MODEL_OVERHEAD_US + T.NODE_LAUNCH_US
                                           + 2000 / T.MACS_PER_US + 32 / T.DEVICE_BYTES_PER_US
                                           + 1000 / T.DEVICE_BYTES_PER_US)
+
+
+def test_failure_shapes_are_the_bindings_initial_values(ready):
+    assert ready.rt.query_event(0) == (E.ACL_EVENT_STATUS_COMPLETE, 100000)
+    assert ready.rt.query_event_status(0) == (E.ACL_EVENT_RECORDED_STATUS_NOT_READY, 100000)
+    assert ready.rt.query_event_wait_status(0) == (E.ACL_EVENT_WAIT_STATUS_COMPLETE, 100000)
+    assert ready.rt.stream_query(0xDEAD) == (E.ACL_STREAM_STATUS_RESERVED, 107000)
+    assert ready.rt.event_get_timestamp(0) == (0, 100000)
+    assert ready.rt.get_event_id(0) == (0, 100000)

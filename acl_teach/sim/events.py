@@ -274,7 +274,7 @@ def query_event_wait_status(api, event):
     """
     obj, ret = _lookup(api, event)
     if ret:
-        return E.ACL_EVENT_WAIT_STATUS_NOT_READY, ret
+        return E.ACL_EVENT_WAIT_STATUS_COMPLETE, ret  # what the binding's variable starts as
     if _status_after_advance(obj):
         return E.ACL_EVENT_WAIT_STATUS_COMPLETE, 0
     return E.ACL_EVENT_WAIT_STATUS_NOT_READY, 0

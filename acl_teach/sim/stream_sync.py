@@ -26,7 +26,7 @@ def stream_query(api, stream):
     """(status, ret): COMPLETE (0) when every task queued on the stream has run, else NOT_READY (1)."""
     handle, ret = resolve_stream(api, stream)
     if ret:
-        return E.ACL_STREAM_STATUS_COMPLETE, ret
+        return E.ACL_STREAM_STATUS_RESERVED, ret  # what the binding's variable starts as (rt_stream.cpp)
     obj = state().lookup(handle, Stream)
     if obj.tasks and obj.lock.acquire(blocking=False):
         try:
