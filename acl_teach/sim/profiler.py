@@ -338,7 +338,10 @@ def stop(api, profiler_config):
 
 @binding("acl.prof.set_config", "is", needs=INIT)
 def set_config(api, config_type, config):
-    """Set a global profiling option (aclprofConfigType: 1 storage limit …); kept, no effect on a CPU."""
+    """Set a global profiling option (aclprofConfigType: 1 storage limit …); kept, no effect on a CPU.
+
+    UNCONFIRMED: the simulator accepts types 1..255 (the header's list grows between CANN versions).
+    """
     if not 1 <= config_type <= 0xFF:
         return fail(100000, api, f"config type {config_type} is not an aclprofConfigType.")
     profiler().settings[config_type] = config
