@@ -205,13 +205,15 @@ def start_from_config(api: str, section: Any) -> int:
 
 def _model_ran(model_id: int, start_us: float, cost: Any, lane: str) -> None:
     """MODEL_HOOKS entry: operator slices for the timeline, and records for a subscribed model's pipe."""
+    prof = profiler()
+    if not clock().recording and model_id not in prof.subscriptions:
+        return  # nothing collects: no per-operator work on the execute path
     t = start_us + LAUNCH_US + cost.weight_bytes / DEVICE_BYTES_PER_US
     placed = []
     for i, op in enumerate(cost.ops):
         placed.append((i, op, t))
         clock().log(op.name, "op", lane, t, op.us, {"type": op.op_type, "model_id": model_id})
         t += op.us
-    prof = profiler()
     sub = state().lookup(prof.subscriptions.get(model_id, 0), SubscribeConfig)
     if sub is None:
         return
