@@ -62,6 +62,18 @@ def model_header(model_id: int) -> Optional[dict]:
     return copy.deepcopy(loaded.model.header) if loaded is not None else None
 
 
+def trace_files() -> List[str]:
+    """The timeline files acl.prof (or acl.init's profiler section) wrote in this process, in order."""
+    prof = state().subsystems.get("profiler")
+    return list(prof.written) if prof is not None else []
+
+
+def simulated_time_us() -> float:
+    """The simulated host clock (µs): how much simulated device time the program has waited for so far."""
+    clock = state().subsystems.get("clock")
+    return clock.host_us if clock is not None else 0.0
+
+
 def reset(config: Optional[Config] = None, explain: Optional[bool] = None) -> None:
     """A fresh simulated process with ``config`` (default: the default machine); nothing is reported."""
     config = config or Config()

@@ -715,7 +715,7 @@ def _queue(api: str, stream: int, label: str, run: Callable[[], Any], cost_us: f
     handle, ret = _streams.resolve_stream(api, stream)
     if ret:
         return ret
-    return _streams.enqueue(handle, label, run, api, cost_us, cat, fault=fault)
+    return _streams.enqueue(handle, label, run, api, cost_us=cost_us, cat=cat, fault=fault)
 
 
 @binding("acl.rt.memcpy_async", "kkkkik", needs=INIT)
@@ -744,7 +744,8 @@ def memcpy_async(api, dst, dst_max, src, count, kind, stream):
         do_copy(CopyPlan(d_region, d_off, s_region, s_off, count, readable, plan.writable))
         return None
 
-    return _queue(api, stream, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task, plan_cost(plan), "memcpy")
+    return _queue(api, stream, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task, cost_us=plan_cost(plan),
+                  cat="memcpy")
 
 
 def _check_fill(api: str, dev_ptr: int, max_size: int, count: int) -> Tuple[int, Optional[Tuple[Region, int]]]:
@@ -795,7 +796,7 @@ def memset_async(api, dev_ptr, max_size, value, count, stream):
         region.view(offset, count).fill(value & 0xFF)
         return None
 
-    return _queue(api, stream, f"memset_async {count} bytes", task, fill_cost(count), "memset")
+    return _queue(api, stream, f"memset_async {count} bytes", task, cost_us=fill_cost(count), cat="memset")
 
 
 @binding("acl.rt.get_mem_info", "i", needs=CONTEXT, outs=2)

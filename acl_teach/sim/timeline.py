@@ -70,10 +70,13 @@ class Clock:
         self.slices: List[Slice] = []
         self.recording = 0  # > 0 while acl.prof (or acl.init's profiler section) collects
         self._task_ids = itertools.count(1)
+        self.last_task: Dict[int, int] = {}
 
     def next_task_id(self) -> int:
-        """A fresh task id (what exception info reports)."""
-        return next(self._task_ids) & 0xFFFFFFFF
+        """A fresh task id (what exception info reports), remembered as this thread's last one."""
+        task_id = next(self._task_ids) & 0xFFFFFFFF
+        self.last_task[threading.get_native_id()] = task_id
+        return task_id
 
     def advance_host(self, until_us: float) -> None:
         """The host waited for the device up to ``until_us``."""

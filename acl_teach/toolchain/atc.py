@@ -23,7 +23,7 @@ import numpy as np
 
 from ..spec import dtypes, om
 from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FORMAT_ND, ACL_INT64
-from . import singleop
+from . import graphcost, singleop
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
          "output_type", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "weight", "out_nodes", "log", "singleop",
@@ -414,6 +414,7 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
               "inputs": inputs, "outputs": outputs, "dynamic": {"kind": kind, "gears": gears},
               "weight_size": sum(len(t.raw_data) or _tensor_bytes(t) for t in model.graph.initializer),
               "work_size": _work_size(onnx_bytes, inputs, per_gear_inputs),
+              "cost": _cost(onnx_bytes, inputs, per_gear_inputs),
               "recipe": _recipe_for(flags["model"])}
     out_path = flags["output"] if flags["output"].endswith(".om") else flags["output"] + ".om"
     os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
@@ -429,6 +430,15 @@ def _model_format(inputs: List[Dict[str, Any]]) -> int:
     if not inputs:
         return ACL_FORMAT_ND
     return (inputs[0].get("aipp") or {}).get("src_format", inputs[0]["format"])
+
+
+def _cost(onnx_bytes: bytes, inputs: List[Dict[str, Any]], per_gear: Dict[str, List[List[int]]]) -> Any:
+    """The header's ``cost`` for the simulator's clock (graphcost.py); None when the graph defeats the analysis."""
+    feeds = {key: {e["onnx_name"]: d for e, d in zip(inputs, dims) if e["onnx_name"]} for key, dims in per_gear.items()}
+    try:
+        return graphcost.for_header(onnx_bytes, feeds)
+    except Exception:  # the cost is an extra: never a reason for ATC to fail
+        return None
 
 
 def _insert_aipp(path: str, inputs: List[Dict[str, Any]], kind: Optional[str], onnx_bytes: bytes) -> bytes:
