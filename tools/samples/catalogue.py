@@ -140,6 +140,7 @@ RESNET_HW_CFG = """aipp_op {
 }
 """  # ours: aipp_resnet50.aippconfig is downloaded and unpublished; RGB888_U8, source = each gear's H x W
 DYN_BATCH = f"{L2}/1_classification/googlenet_imagenet_dynamic_batch"
+SHORT_TEXT = "中国女排在世界杯决赛中以三比零战胜对手，第十次夺得冠军。"  # < 298 characters: 298 values are sent
 DYN_HW = f"{L2}/1_classification/resnet50_imagenet_dynamic_hw"
 
 
@@ -294,6 +295,32 @@ SAMPLES: Tuple[Sample, ...] = (
            notes="Token ids and segment ids as fp32 [1,300] each; softmax [1,5] out. Our text has > 298 "
                  "characters so both inputs are exactly 300 values (a shorter text makes the sample send 298: "
                  "1192 of 1200 bytes)."),
+    Sample("bert_text_classification+short_text", f"{L2}/5_nlp/bert_text_classification",
+           "python3 bert_text_classification.py", cwd="src", acllite=True,
+           models=(Model("model/bert_text_classification.om", models.bert,
+                         "atc --model=bert_text_classification.pb --framework=3 --input_format=\"ND\" "
+                         "--output=bert_text_classification --input_shape=\"input_1:1,300;input_2:1,300\" "
+                         "--out_nodes=dense_1/Softmax:0 --soc_version=Ascend310 --op_select_implmode=\"high_precision\""),),
+           files=(File("data/sample.txt", data.text(SHORT_TEXT)),),
+           expect=("Prediction label: (体育|健康|军事|教育|汽车)", "Execute end"),
+           reject=CRASHES + (r"\bnan\b",),
+           check=checks.files_written("out/prediction_label.txt"),
+           notes="A text shorter than 298 characters: the sample sends 298 values (1192 of the 1200 bytes) per "
+                 "input; acllite mallocs 1192 bytes, and the model reads the last 8 from aclrtMalloc's padding "
+                 "(ALIGN_UP(1192, 32) + 32 = 1248 bytes), zeros on the simulator: real scores, no NaN."),
+    Sample("googlenet_imagenet_picture", f"{L2}/1_classification/googlenet_imagenet_picture",
+           "python3 classify.py ../data/", cwd="src", acllite=True,
+           models=(Model("model/googlenet_yuv.om", models.imagenet_caffe_bgr,
+                         "atc --model=./googlenet.prototxt --weight=./googlenet.caffemodel --framework=0 "
+                         "--output=googlenet_yuv --soc_version=Ascend310 --insert_op_conf=./insert_op.cfg "
+                         "--input_shape=\"data:1,3,224,224\" --input_format=NCHW"),),
+           files=(File("model/insert_op.cfg", data.text_file(GOOGLENET_DYN_CFG)),
+                  File("data/rabit.jpg", data.photo("chelsea.png")), File("data/test2.jpg", data.photo("coffee.png"))),
+           check=_top1({"rabit.jpg": checks.CATS, "test2.jpg": checks.ESPRESSO}, r"images:(\S+)"),
+           notes="acllite AclLiteImage -> copy_to_dvpp -> JPEGD -> VPC resize 224x224 -> a model with static AIPP "
+                 "(YUV420SP_U8). The README downloads insert_op.cfg and rabit.jpg: ours are the dynamic-batch "
+                 "sample's cfg (GE's YUV->BGR matrix, Caffe means) and our cat photo under that name, plus the "
+                 "espresso photo."),
     Sample("imageinpainting_hifill", f"{L2}/6_other/imageinpainting_hifill", "python3 main.py", cwd="src",
            acllite=True, needs=("cv2",),
            models=(Model("model/hifill.om", models.hifill,
