@@ -51,6 +51,8 @@ class Sample:
     op_models: Tuple[OpModels, ...] = ()
     files: Tuple[File, ...] = ()
     acllite: bool = False
+    acllite_dir: str = "python/common/acllite"  # the newer samples' README installs inference/acllite/acllitePY
+    setup: Tuple[Tuple[str, str], ...] = ()  # (README command, folder) run before the atc commands, e.g. a script
     needs: Tuple[str, ...] = ()
     sim_options: Tuple[str, ...] = ()
     expect: Tuple[str, ...] = ()
@@ -127,6 +129,31 @@ GOOGLENET_DYN_CFG = """aipp_op {
     min_chn_2 : 123
 }
 """  # ours: the real insert_op.cfg is downloaded and unpublished; GE's default YUV->BGR matrix, Caffe BGR means
+YOLOV7_CFG = """aipp_op {
+    aipp_mode : static
+    related_input_rank : 0
+    input_format : YUV420SP_U8
+    src_image_size_w : 640
+    src_image_size_h : 640
+    csc_switch : true
+    rbuv_swap_switch : false
+    matrix_r0c0 : 256
+    matrix_r0c1 : 0
+    matrix_r0c2 : 359
+    matrix_r1c0 : 256
+    matrix_r1c1 : -88
+    matrix_r1c2 : -183
+    matrix_r2c0 : 256
+    matrix_r2c1 : 454
+    matrix_r2c2 : 0
+    input_bias_0 : 0
+    input_bias_1 : 128
+    input_bias_2 : 128
+    var_reci_chn_0 : 0.0039216
+    var_reci_chn_1 : 0.0039216
+    var_reci_chn_2 : 0.0039216
+}
+"""  # ours: the README downloads aipp.cfg (unpublished); YUV -> RGB, / 255 as YOLOv7 is trained
 RESNET_HW_CFG = """aipp_op {
     aipp_mode : static
     related_input_rank : 0
@@ -321,6 +348,27 @@ SAMPLES: Tuple[Sample, ...] = (
                  "(YUV420SP_U8). The README downloads insert_op.cfg and rabit.jpg: ours are the dynamic-batch "
                  "sample's cfg (GE's YUV->BGR matrix, Caffe means) and our cat photo under that name, plus the "
                  "espresso photo."),
+    Sample("sampleYOLOV7NMSONNX", "inference/modelInference/sampleYOLOV7NMSONNX", "python3.7 sampleYOLOV7NMSONNX.py",
+           cwd="src", acllite=True, acllite_dir="inference/acllite/acllitePY", needs=("cv2",),
+           setup=(("python3.7 postProcessOperator.py", "src"),),
+           models=(Model("model/yolov7x.om",
+                         lambda: models.heads("images", [1, 3, 640, 640], [("Conv_404", 32, 255), ("Conv_374", 16, 255),
+                                              ("Conv_344", 8, 255)], objectness=(4, 89, 174)),
+                         "atc --model=yolov7x.onnx --framework=5 --output=yolov7x --soc_version=Ascend310 "
+                         "--out_nodes=\"Conv_404:0;Conv_374:0;Conv_344:0\" --input_shape=\"images:1,3,640,640\" "
+                         "--insert_op_conf=aipp.cfg"),),
+           op_models=(OpModels("atc --model=postprocess.onnx --soc_version=Ascend310 --output=postprocess --framework=5 "
+                               "--input_shape='img_info:1,4'", "model"),),
+           files=(File("model/aipp.cfg", data.text_file(YOLOV7_CFG)), File("data/dog.jpg", data.photo("chelsea.png")),
+                  File("out/.keep", data.text(""))),
+           expect=("success",), check=checks.files_written("out/dog.jpg"),
+           notes="The sample builds its post-processing model itself (src/postProcessOperator.py: Ascend's "
+                 "YoloPreDetection x 3 + YoloV5DetectionOutput) and converts it with the README's atc command; our ATC "
+                 "lowers those operators to ONNX (acl_teach/toolchain/ascend_ops.py). The YOLOv7 heads are the "
+                 "substitute (strides 32/16/8, 255 channels, objectness low: no box passes 0.25, box_num 0); the "
+                 "README downloads aipp.cfg (unpublished): ours is YUV420SP_U8 640x640 -> RGB / 255. Uses the newer "
+                 "acllite (inference/acllite/acllitePY, whose AclLiteImage.data() passes a dead bytes_to_ptr). The README's "
+                 "scripts/sample_run.sh makes ../out before running; we make it too."),
     Sample("imageinpainting_hifill", f"{L2}/6_other/imageinpainting_hifill", "python3 main.py", cwd="src",
            acllite=True, needs=("cv2",),
            models=(Model("model/hifill.om", models.hifill,
