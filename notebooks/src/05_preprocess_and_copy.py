@@ -246,7 +246,8 @@ dangling = acl.util.bytes_to_ptr(x.tobytes())   # the temporary bytes object die
 ret = acl.rt.memcpy(dev_ptr, size, dangling, size, 1)
 print("dangling pointer ->", ret, "| a board does not check it either: it reads freed memory")
 if lab.on_simulator():
-    print("simulator warning:", sim.warnings()[-1].message.split(". ")[0] + ".")
+    note = sim.warnings()[-1].message
+    print("simulator warning: the pointer", note[note.index("came from"):].split(". ")[0] + ".")
 
 # %% [markdown] tags=["lang:en"]
 # ## Device → device, synchronous and asynchronous
