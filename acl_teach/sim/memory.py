@@ -340,7 +340,7 @@ def _dead_object_note(region: Region, address: int) -> str:
     """The warning for a pointer whose bytes/ndarray object has been garbage-collected."""
     what = "bytes object" if region.kind == "bytes" else "ndarray"
     return (f"{address:#x} came from acl.util.{'bytes_to_ptr' if region.kind == 'bytes' else 'numpy_to_ptr'} of "
-            f"a {region.size}-byte {what} that no longer exists (nothing kept a reference, e.g. "
+            f"a {region.size}-byte {what} that no longer exists (nothing kept a reference to it, as with "
             f"bytes_to_ptr(x.tobytes())). On a board the pointer reads freed memory: undefined, usually still "
             f"the old bytes; the simulator kept the object and used what it held. Keep the object in a "
             f"variable for as long as you use its pointer.")
