@@ -192,3 +192,68 @@ def test_a_4d_output_of_an_aipp_model_keeps_the_model_format(ready, tmp_path):
     from acl_teach.spec.constants import ACL_FORMAT_NCHW
     s = aipp_session(ready, tmp_path)
     assert ready.mdl.get_output_format(s.desc, 0) == ACL_FORMAT_NCHW
+
+
+# --- widgets given garbage -----------------------------------------------------------------------------
+def peak_of(func, *args):
+    """(result or exception, peak bytes traced) of one call."""
+    import tracemalloc
+    tracemalloc.start()
+    try:
+        try:
+            got = func(*args)
+        except Exception as exc:  # noqa: BLE001 - the caller checks which
+            got = exc
+        return got, tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+@pytest.mark.parametrize("ws, hs", [(8192, 8192), (1024, 1024), (2 ** 20, 64), (64, 2 ** 31)])
+def test_yuv_view_bounds_the_strides_before_allocating(ready, ws, hs):
+    """High 4: 8192 x 8192 strides over a 6 KB buffer took 3 GB, then MemoryError."""
+    pytest.importorskip("ipywidgets")
+    from acl_teach.widgets import YuvView
+    media = ready.media
+    ptr, _ = media.dvpp_malloc(6144)
+    d = media.dvpp_create_pic_desc()
+    for field, value in (("data", ptr), ("size", 6144), ("format", 1), ("width", 64), ("height", 48),
+                         ("width_stride", ws), ("height_stride", hs)):
+        assert getattr(media, f"dvpp_set_pic_desc_{field}")(d, value) == 0
+    got, peak = peak_of(YuvView, d)
+    if ws * hs <= 4096 * 4096:
+        assert isinstance(got, YuvView) and "holds only 6144" in repr(got)
+    else:
+        assert isinstance(got, ValueError) and "strides" in str(got)
+    assert peak < 1 << 30
+    assert media.dvpp_destroy_pic_desc(d) == 0 and media.dvpp_free(ptr) == 0
+
+
+@pytest.mark.parametrize("make", ["DimsView", "Top5View", "DescExplorer"])
+@pytest.mark.parametrize("garbage", [None, 0, "model.om", {}, [1, 2]])
+def test_widgets_given_the_wrong_type_say_what_they_take(step_api, make, garbage):
+    """Low: DimsView / Top5View / DescExplorer raised AttributeError or KeyError: None."""
+    pytest.importorskip("ipywidgets")
+    from acl_teach import widgets
+    with pytest.raises(TypeError, match="takes a|empty dict|labels"):
+        getattr(widgets, make)(garbage)
+
+
+def test_inspect_read_of_a_negative_size(ready):
+    """Low: read(ptr, -5) returned nearly the whole buffer."""
+    ptr, _ = ready.rt.malloc(64, 0)
+    with pytest.raises(ValueError, match="size"):
+        sim_inspect.read(ptr, -5)
+    assert sim_inspect.read(ptr, 0) == b""
+    assert len(sim_inspect.read(ptr, 64)) == 64
+    assert ready.rt.free(ptr) == 0
+
+
+def test_buffer_view_of_a_negative_size(ready):
+    """Low: BufferView showed '-5 bytes'."""
+    pytest.importorskip("ipywidgets")
+    from acl_teach.widgets import BufferView
+    ptr, _ = ready.rt.malloc(64, 0)
+    with pytest.raises(ValueError, match="size"):
+        BufferView(ptr, -5)
+    assert ready.rt.free(ptr) == 0
