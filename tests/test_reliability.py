@@ -257,3 +257,60 @@ def test_buffer_view_of_a_negative_size(ready):
     with pytest.raises(ValueError, match="size"):
         BufferView(ptr, -5)
     assert ready.rt.free(ptr) == 0
+
+
+# --- tampered OM headers (format 1, or re-sealed with a valid digest) --------------------------------------
+AIPP_EDITS = {
+    "aipp not a dict": lambda e, b: e.update(aipp=[1, 2]),
+    "aipp type 9": lambda e, b: e["aipp"].update(type=9),
+    "aipp type unhashable": lambda e, b: e["aipp"].update(type=[2]),
+    "aipp no cfg": lambda e, b: e["aipp"].pop("cfg"),
+    "aipp src_dims short": lambda e, b: e["aipp"].update(src_dims=[1]),
+    "aipp model_hw text": lambda e, b: e["aipp"].update(model_hw="8x8"),
+    "aipp max_src huge": lambda e, b: e["aipp"]["cfg"].update(max_src_image_size=1 << 62),
+    "aipp data input lost": lambda e, b: b.pop("aipp"),  # StopIteration: no ascend_dynamic_aipp_data node
+    "aipp data input twice": lambda e, b: e.update(aipp=dict(b["aipp"])),
+    "data type unhashable": lambda e, b: e.update(data_type=[0]),
+    "onnx type unhashable": lambda e, b: e.update(onnx_type={"a": 1}),
+    "format unhashable": lambda e, b: b.update(format=[2]),
+}
+
+
+def six_mdl_calls(acl, model_id):
+    """The acl.mdl calls that read a loaded model's input records."""
+    desc = acl.mdl.create_desc()
+    got = [acl.mdl.get_desc(desc, model_id)]
+    for i in range(2):
+        got += [acl.mdl.get_aipp_type(model_id, i), acl.mdl.get_first_aipp_info(model_id, i),
+                acl.mdl.get_input_dims(desc, i), acl.mdl.get_input_dims_v2(desc, i), acl.mdl.get_input_format(desc, i)]
+    acl.mdl.destroy_desc(desc)
+    return got
+
+
+@pytest.mark.parametrize("edit", sorted(AIPP_EDITS))
+def test_tampered_aipp_records_fail_to_load(ready, tmp_path, edit):
+    """Medium 6: TypeError / KeyError / StopIteration / ValueError escaped from six acl.mdl calls."""
+    from test_aipp_dynamic import convert
+    from test_sim_robustness import legacy_om, load_bytes, split_om
+
+    from acl_teach.spec import om
+    header, graph = split_om(convert(tmp_path))
+    entry, block = header["inputs"]
+    AIPP_EDITS[edit](entry, block)
+    for data in (om.dumps(header, graph), legacy_om(header, graph)):
+        model_id, ret = load_bytes(ready, data)
+        if ret == 0:  # only an edit the loader may accept loads; then no call raises
+            six_mdl_calls(ready, model_id)
+            assert ready.mdl.unload(model_id) == 0
+        assert ret == 100012, edit
+    assert not [e for e in ready.ledger() if e.kind == "model"]
+
+
+def test_a_deeply_nested_header_is_a_corrupted_header(ready):
+    from acl_teach.spec import om
+    import struct
+    blob = b"[" * 200000 + b"]" * 200000
+    data = om.MAGIC_V1 + struct.pack("<I", len(blob)) + blob
+    with pytest.raises(om.OmError) as info:
+        om.loads(data, "m.om")
+    assert info.value.code == 100012
