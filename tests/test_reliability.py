@@ -314,3 +314,77 @@ def test_a_deeply_nested_header_is_a_corrupted_header(ready):
     with pytest.raises(om.OmError) as info:
         om.loads(data, "m.om")
     assert info.value.code == 100012
+
+
+# --- ATC: Python's own errors are ATC's failure line ------------------------------------------------------
+STATIC_CFG = """aipp_op {
+aipp_mode : static
+input_format : RGB888_U8
+%s
+}
+"""
+
+
+def atc_with_cfg(tmp_path, body):
+    """(exit code, stderr) of the ATC emulator converting an 8x8 identity model with this cfg."""
+    import io as _io
+    from test_aipp import identity_onnx
+
+    from acl_teach.toolchain import atc
+    onnx_path = identity_onnx(tmp_path / "x.onnx", 8, 8)
+    (tmp_path / "x.cfg").write_text(STATIC_CFG % body if "aipp_op" not in body else body)
+    err = _io.StringIO()
+    code = atc.run([f"--model={onnx_path}", "--framework=5", f"--output={tmp_path / 'x'}", "--soc_version=Ascend310",
+                    f"--insert_op_conf={tmp_path / 'x.cfg'}"], out=_io.StringIO(), err=err)
+    return code, err.getvalue()
+
+
+@pytest.mark.parametrize("body, words", [
+    ("mean_chn_0 : " + "9" * 400, "integer"),          # medium 7: OverflowError traceback
+    ("matrix_r0c0 : 1_000", "integer"),                 # accepted as 1000
+    ("mean_chn_0 : \u0661\u0662", "integer"),            # Arabic-Indic digits accepted as 12
+    ("var_reci_chn_0 : nan", "finite"), ("min_chn_0 : inf", "finite"), ("var_reci_chn_0 : 1e999", "finite"),
+    ("src_image_size_w : 10\nsrc_image_size_h : 10\ncrop : true\nload_start_pos_w : -2\ncrop_size_w : 8\n"
+     "crop_size_h : 8", "load_start_pos"),  # 0-byte output
+    ("mean_chn_0 = 10", "key : value"),                 # silently dropped
+    ("mean_chn_0 : 300", "outside"),
+    ("bogus words here", "key : value"),
+])
+def test_atc_refuses_what_its_cfg_parser_used_to_take_or_trip_on(tmp_path, body, words):
+    code, err = atc_with_cfg(tmp_path, body)
+    assert code == 1 and "ATC run failed" in err and words in err, err
+    assert "Traceback" not in err and not (tmp_path / "x.om").exists()
+
+
+def test_atc_cfg_outside_any_block_is_refused(tmp_path):
+    code, err = atc_with_cfg(tmp_path, "mean_chn_0 : 1\n" + STATIC_CFG % "")
+    assert code == 1 and "aipp_op {" in err
+
+
+def test_atc_cfg_parsing_is_linear(tmp_path):
+    """Low: a 40 KB token took 16-29 s (the block regex backtracked quadratically)."""
+    import time
+    start = time.monotonic()
+    code, err = atc_with_cfg(tmp_path, "a" * 40000)
+    assert code == 1 and time.monotonic() - start < 5
+    from acl_teach.toolchain import aipp
+    start = time.monotonic()
+    with pytest.raises(aipp.AippError):
+        aipp.parse("aipp_op {" + "x" * 400000)
+    with pytest.raises(aipp.AippError):
+        aipp.parse("aipp_op { mean_chn_0 " * 20000)
+    assert time.monotonic() - start < 2
+
+
+@pytest.mark.parametrize("text", [
+    '[{"op": "Add", "input_desc": [{"format": "ND", "shape": [Infinity], "type": "float32"}]}]',
+    '[{"op": "Add", "input_desc": [{"format": "ND", "shape": [1e999], "type": "float32"}]}]',
+    "[" * 200000 + "]" * 200000,
+    '[{"op": "Add", "input_desc": ' + "[" * 200000 + "]" * 200000 + "}]",
+])
+def test_atc_singleop_with_infinity_or_deep_nesting(tmp_path, text):
+    """Medium 8: OverflowError / RecursionError tracebacks instead of ATC's failure line."""
+    from test_sim_op_helpers import run_atc
+    rc, out, err, folder = run_atc(tmp_path, text)
+    assert rc == 1 and "ATC run failed" in err and "E100" in err, err
+    assert len(err) < 2000
