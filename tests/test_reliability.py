@@ -388,3 +388,103 @@ def test_atc_singleop_with_infinity_or_deep_nesting(tmp_path, text):
     rc, out, err, folder = run_atc(tmp_path, text)
     assert rc == 1 and "ATC run failed" in err and "E100" in err, err
     assert len(err) < 2000
+
+
+# --- fetch against a hostile local HTTP server -------------------------------------------------------------
+class Hostile:
+    """A raw TCP server answering every connection with a scripted byte sequence (pauses between parts)."""
+
+    def __init__(self, script):
+        import socket
+        import threading
+        self.script, self.sock = script, socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.port, self.stop = self.sock.getsockname()[1], threading.Event()
+        threading.Thread(target=self.serve, daemon=True).start()
+
+    def serve(self):
+        import threading
+        while not self.stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                return
+            threading.Thread(target=self.answer, args=(conn,), daemon=True).start()
+
+    def answer(self, conn):
+        import time
+        try:
+            conn.recv(65536)
+            for part in self.script(self.port):
+                if isinstance(part, float):
+                    if self.stop.wait(part):
+                        return
+                else:
+                    conn.sendall(part)
+        except OSError:
+            pass
+        finally:
+            conn.close()
+
+    def close(self):
+        self.stop.set()
+        self.sock.close()
+
+
+def head(status=b"200 OK", *headers):
+    return b"HTTP/1.1 " + status + b"\r\n" + b"".join(h + b"\r\n" for h in headers) + b"\r\n"
+
+
+HOSTILE = {
+    "bad content-length": lambda port: [head(b"200 OK", b"Content-Length: abc"), b"x" * 10],
+    "negative content-length": lambda port: [head(b"200 OK", b"Content-Length: -5"), b"x" * 10],
+    "cut chunked body": lambda port: [head(b"200 OK", b"Transfer-Encoding: chunked"), b"10\r\n12345"],
+    "bad chunk size": lambda port: [head(b"200 OK", b"Transfer-Encoding: chunked"), b"zz\r\n12345\r\n"],
+    "bad status line": lambda port: [b"HTTQ/9 banana\r\n\r\n"],
+    "101 headers": lambda port: [head(b"200 OK", *[b"X-%d: y" % i for i in range(101)])],
+    "redirect loop": lambda port: [head(b"302 Found", b"Location: /again", b"Content-Length: 0")],
+    "redirect to file": lambda port: [head(b"302 Found", b"Location: file:///etc/passwd", b"Content-Length: 0")],
+    "redirect to ftp": lambda port: [head(b"302 Found", b"Location: ftp://127.0.0.1/x", b"Content-Length: 0")],
+    "trickle": lambda port: [head(b"200 OK", b"Content-Length: 1000")] + [b"x", 0.2] * 100,
+    "silent": lambda port: [head(b"200 OK", b"Content-Length: 1000"), 30.0],
+}
+HOSTILE_WORDS = {"redirect loop": "redirect", "redirect to file": "only http(s)", "redirect to ftp": "only http(s)",
+                 "trickle": "stalled", "silent": "interrupted"}
+
+
+@pytest.mark.parametrize("case", sorted(HOSTILE))
+def test_fetch_against_a_hostile_server_fails_with_one_line(tmp_path, case):
+    """Medium 10 and low: raw ValueError / IncompleteRead / BadStatusLine / HTTPException, 'HTTP 302' for loops
+    and file:// redirects, ftp:// followed, a 1 byte/s server kept forever."""
+    import time
+
+    from acl_teach.toolchain import fetch
+    server = Hostile(HOSTILE[case])
+    start = time.monotonic()
+    try:
+        with pytest.raises(fetch.FetchError) as info:
+            fetch.download(f"http://127.0.0.1:{server.port}/resnet50.onnx", str(tmp_path / "r.onnx"), io.StringIO(),
+                           timeout=1.0, deadline=20.0, stall_window=1.0, min_rate=100)
+    finally:
+        server.close()
+    text = str(info.value)
+    assert "\n" not in text and len(text) < 500 and "HTTP 302" not in text
+    assert HOSTILE_WORDS.get(case, "") in text, text
+    assert time.monotonic() - start < 10
+
+
+def test_fetch_has_an_overall_deadline(tmp_path):
+    """A server fast enough for the stall check but endless: the deadline ends it."""
+    import time
+
+    from acl_teach.toolchain import fetch
+    server = Hostile(lambda port: [head(b"200 OK")] + [b"x" * 2000, 0.05] * 1000)
+    start = time.monotonic()
+    try:
+        with pytest.raises(fetch.FetchError, match="took more than 2 s"):
+            fetch.download(f"http://127.0.0.1:{server.port}/r.onnx", str(tmp_path / "r.onnx"), io.StringIO(),
+                           timeout=1.0, deadline=2.0, stall_window=1.0, min_rate=100)
+    finally:
+        server.close()
+    assert time.monotonic() - start < 6
