@@ -488,3 +488,108 @@ def test_fetch_has_an_overall_deadline(tmp_path):
     finally:
         server.close()
     assert time.monotonic() - start < 6
+
+
+# --- never write through a link: course init, lab --dir ---------------------------------------------------
+def test_course_init_never_writes_through_a_dangling_link(tmp_path, capsys):
+    """Medium 9: exists() is false for a dangling link, copyfile/open followed it out of DIR."""
+    import os
+
+    from acl_teach import cli
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    course_dir = tmp_path / "c d"  # a space: the printed 'next: cd' hint must be shell-quoted (low)
+    os.makedirs(course_dir / "source" / "01_init_and_resources")
+    os.symlink(outside / "config.py", course_dir / "nbgrader_config.py")
+    os.symlink(outside / "nb.ipynb", course_dir / "source" / "01_init_and_resources" / "01_init_and_resources.ipynb")
+    assert cli.main(["course", "init", str(course_dir)]) == 0
+    assert os.listdir(outside) == []
+    assert "next: cd '" + str(course_dir) + "' &&" in capsys.readouterr().out
+    assert os.path.isfile(course_dir / "source" / "02_load_model" / "02_load_model.ipynb")
+
+
+def test_course_init_refuses_a_linked_folder_inside_dir(tmp_path, capsys):
+    import os
+
+    from acl_teach import cli
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (tmp_path / "c").mkdir()
+    os.symlink(outside, tmp_path / "c" / "source")
+    assert cli.main(["course", "init", str(tmp_path / "c")]) == 2
+    assert "symbolic link" in capsys.readouterr().err and os.listdir(outside) == []
+
+
+@pytest.mark.parametrize("timeout", ["0", "-5"])
+def test_course_init_refuses_a_timeout_that_disables_nbgraders(tmp_path, capsys, timeout):
+    """Low: --timeout 0 (or negative) switched nbgrader's cell timeout off."""
+    import os
+
+    from acl_teach import cli
+    assert cli.main(["course", "init", str(tmp_path / "c"), "--timeout", timeout]) == 2
+    assert "positive" in capsys.readouterr().err and not os.path.exists(tmp_path / "c" / "nbgrader_config.py")
+
+
+def test_lab_workspace_never_writes_through_a_dangling_link(tmp_path):
+    import os
+
+    from acl_teach import cli
+    notebooks, data = tmp_path / "pkg" / "notebooks", tmp_path / "pkg" / "data"
+    (data / "images").mkdir(parents=True)
+    notebooks.mkdir()
+    (notebooks / "00_welcome.ipynb").write_text("shipped")
+    (data / "labels.txt").write_text("labels")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    ws = tmp_path / "ws"
+    (ws / "notebooks").mkdir(parents=True)
+    os.symlink(outside / "welcome.ipynb", ws / "notebooks" / "00_welcome.ipynb")
+    kept = cli.lab_workspace(str(ws), str(notebooks), str(data))
+    assert kept == [os.path.join("notebooks", "00_welcome.ipynb")] and os.listdir(outside) == []
+    import shutil
+    shutil.rmtree(ws / "data")
+    os.symlink(outside, ws / "data")
+    with pytest.raises(OSError, match="symbolic link"):
+        cli.lab_workspace(str(ws), str(notebooks), str(data))
+    assert os.listdir(outside) == []
+
+
+# --- files read only if regular, with a cap ----------------------------------------------------------------
+def special_files(tmp_path):
+    import os
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    zero = tmp_path / "zero.json"
+    os.symlink("/dev/zero", zero)
+    return [fifo, zero]
+
+
+def test_recipe_from_a_fifo_or_dev_zero(tmp_path):
+    """Medium 12: --recipe on a FIFO hung forever; on a link to /dev/zero it read until MemoryError."""
+    import time
+
+    from acl_teach.toolchain import recipes
+    for path in special_files(tmp_path):
+        start = time.monotonic()
+        with pytest.raises(recipes.RecipeError, match="not a regular file"):
+            recipes.resolve(str(path), "model.om")
+        assert time.monotonic() - start < 2
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (2 << 20) + b"{}")
+    with pytest.raises(recipes.RecipeError, match="limit"):
+        recipes.resolve(str(big), "model.om")
+
+
+def test_decode_jpeg_from_a_fifo_or_dev_zero(step_api, tmp_path):
+    at = step_api
+    at.init()
+    res = at.request_resources(0)
+    ch = at.media.open_channel()
+    try:
+        for path in special_files(tmp_path):
+            with pytest.raises(ValueError, match="not a regular file"):
+                at.media.decode_jpeg(str(path), ch, res)
+    finally:
+        at.media.close_channel(ch)
+        at.release_resources(res)
+        at.finalize()
