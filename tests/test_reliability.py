@@ -593,3 +593,69 @@ def test_decode_jpeg_from_a_fifo_or_dev_zero(step_api, tmp_path):
         at.media.close_channel(ch)
         at.release_resources(res)
         at.finalize()
+
+
+# --- checkers survive anything the learner's code does -----------------------------------------------------
+@pytest.fixture
+def lab_acl(step_api):
+    from acl_teach import backend
+    acl = backend.acl()
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    yield acl
+    acl.rt.reset_device(0)
+    acl.finalize()
+
+
+def leaving(acl, exc_factory):
+    """A learner's load_with_my_memory that allocates device memory, then raises ``exc_factory()``."""
+    def load_with_my_memory(path):
+        acl.rt.malloc(1024, 0)
+        raise exc_factory()
+    return load_with_my_memory
+
+
+@pytest.mark.parametrize("make, name", [
+    (lambda: SystemExit(3), "SystemExit"), (lambda: KeyboardInterrupt(), "KeyboardInterrupt"),
+    (lambda: type("Boom", (BaseException,), {})(), "Boom"), (lambda: GeneratorExit(), "GeneratorExit"),
+])
+def test_a_learner_function_that_exits_is_feedback_and_cleanup_runs(lab_acl, default_om, make, name):
+    """Medium 11: sys.exit() / exit() / BaseException escaped the checker and its cleanup was skipped."""
+    from acl_teach import lab
+    fb = lab.check_model_memory(leaving(lab_acl, make), default_om)
+    assert not fb and name in fb.message and fb.message_zh
+    free, total, _ = lab_acl.rt.get_mem_info(0)
+    assert free == total, "cleanup skipped: the learner's allocation is alive"
+
+
+def test_a_huge_learner_message_is_bounded(lab_acl, default_om):
+    """Low: a learner's 50 MB exception message was copied whole into the feedback."""
+    from acl_teach import lab
+    fb = lab.check_model_memory(leaving(lab_acl, lambda: ValueError("x" * (50 << 20))), default_om)
+    assert not fb and len(fb.message) < 1000 and len(fb.message_zh) < 1000 and "characters" in fb.message
+
+
+def test_two_checkers_in_two_threads_always_unwrap(lab_acl, default_om):
+    """Low: the second checker to finish put back the first checker's wrappers, leaving acl recorded forever."""
+    import threading
+
+    from acl_teach import lab
+    originals = {name: getattr(lab_acl.rt, name) for name in ("malloc", "free")}
+    gate = threading.Barrier(2)
+
+    def learner(path):
+        gate.wait(5)
+        lab_acl.rt.malloc(64, 0)
+        gate.wait(5)
+        return 0
+
+    results = []
+    threads = [threading.Thread(target=lambda: results.append(lab.check_model_memory(learner, default_om)))
+               for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(20)
+    assert len(results) == 2
+    assert {name: getattr(lab_acl.rt, name) for name in originals} == originals  # unwrapped
+    free, total, _ = lab_acl.rt.get_mem_info(0)
+    assert free == total  # each checker cleaned its learner's allocation up
