@@ -659,3 +659,63 @@ def test_two_checkers_in_two_threads_always_unwrap(lab_acl, default_om):
     assert {name: getattr(lab_acl.rt, name) for name in originals} == originals  # unwrapped
     free, total, _ = lab_acl.rt.get_mem_info(0)
     assert free == total  # each checker cleaned its learner's allocation up
+
+
+# --- EXIF-rotated JPEGs ------------------------------------------------------------------------------------
+def exif_jpeg(orientation, size=(96, 64)):
+    from test_dvpp_accuracy import photo_jpeg
+    im = Image.open(io.BytesIO(photo_jpeg("chelsea.png", size)))
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    buf = io.BytesIO()
+    im.save(buf, "JPEG", quality=95, exif=exif.tobytes())
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("orientation", [1, 3, 5, 6, 7, 8])
+def test_exif_rotated_jpegs_decode_through_the_step_api(step_api, orientation):
+    """Medium 13: get_image_info swapped width/height for 5-8, predict_dec_size and JPEGD did not: 507018."""
+    at = step_api
+    raw = exif_jpeg(orientation)
+    at.init()
+    res = at.request_resources(0)
+    ch = at.media.open_channel()
+    try:
+        pic = at.media.decode_jpeg(raw, ch, res)
+        want = (64, 96) if orientation >= 5 else (96, 64)
+        assert (pic.width, pic.height) == want
+        upright = Image.open(io.BytesIO(raw))
+        upright.draft("YCbCr", None)
+        from acl_teach.sim.dvpp_jpeg import _TRANSPOSE
+        turn = _TRANSPOSE.get(orientation)
+        luma = np.asarray(upright.transpose(turn) if turn is not None else upright)[..., 0]
+        from acl_teach import backend
+        data = backend.inspector().read(pic.ptr, pic.width_stride * pic.height)
+        y = np.frombuffer(data, np.uint8).reshape(pic.height, pic.width_stride)[:, :pic.width]
+        assert np.array_equal(y, luma)
+        at.media.release_picture(pic)
+    finally:
+        at.media.close_channel(ch)
+        at.release_resources(res)
+        at.finalize()
+
+
+def huge_header(width, height):
+    """A JPEG whose frame header says width x height (only the header: the pixels never decode)."""
+    raw = bytearray(blocky_jpeg(64, 48, [(2, 2), (1, 1), (1, 1)]))
+    sof = raw.index(b"\xff\xc0")
+    raw[sof + 5:sof + 7] = height.to_bytes(2, "big")
+    raw[sof + 7:sof + 9] = width.to_bytes(2, "big")
+    return bytes(raw)
+
+
+@pytest.mark.parametrize("width, height", [(12000, 9000), (65000, 65000)])
+def test_jpeg_headers_above_pillows_pixel_limit(ready, kit, recwarn, width, height):
+    """Low: DecompressionBombWarning printed, or 500001 instead of the dimensions."""
+    raw = huge_header(width, height)
+    assert info(ready, raw) == (width, height, 3, 0)
+    assert ready.media.dvpp_jpeg_predict_dec_size(ready.util.bytes_to_ptr(raw), len(raw), NV12) == (0, 100000)
+    out = kit.decode_desc(64, 48)
+    kit.device_fault(kit.decode(raw, out), out, "outside 32..8192")
+    assert not [w for w in recwarn if "DecompressionBomb" in type(w.message).__name__]
+    kit.finish()
