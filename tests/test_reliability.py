@@ -719,3 +719,51 @@ def test_jpeg_headers_above_pillows_pixel_limit(ready, kit, recwarn, width, heig
     kit.device_fault(kit.decode(raw, out), out, "outside 32..8192")
     assert not [w for w in recwarn if "DecompressionBomb" in type(w.message).__name__]
     kit.finish()
+
+
+# --- memory: the first-use race, the freed-range list ------------------------------------------------------
+def test_two_threads_first_allocations_land_in_one_memory_space(acl, monkeypatch):
+    """Medium 14: space() made the space lazily without a lock; one thread's allocation could be dropped."""
+    import threading
+    import time
+
+    from acl_teach.sim import memory
+    real_init = memory.MemorySpace.__init__
+
+    def slow_init(self):  # widen the window two first users race through
+        time.sleep(0.02)
+        real_init(self)
+    monkeypatch.setattr(memory.MemorySpace, "__init__", slow_init)
+    for _ in range(5):
+        sim_inspect.reset()
+        assert acl.init() == 0 and acl.rt.set_device(0) == 0
+        gate, ptrs = threading.Barrier(2), []
+        context, _ = acl.rt.get_context()
+
+        def first_alloc():
+            acl.rt.set_context(context)
+            gate.wait(5)
+            ptrs.append(acl.rt.malloc(64, 0))
+        threads = [threading.Thread(target=first_alloc) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(5)
+        assert [ret for _, ret in ptrs] == [0, 0]
+        for ptr, _ in ptrs:
+            assert len(sim_inspect.read(ptr, 64)) == 64  # both live in the one space
+            assert acl.rt.free(ptr) == 0
+        assert acl.rt.reset_device(0) == 0 and acl.finalize() == 0
+
+
+def test_the_freed_range_list_is_bounded(ready):
+    """Low: +146 MB per 200,000 malloc/free pairs, and unknown-pointer lookups scanned the whole list."""
+    from acl_teach.sim.memory import MAX_FREED, space
+    last = None
+    for _ in range(MAX_FREED + 2000):
+        last, ret = ready.rt.malloc(32, 0)
+        assert ret == 0 and ready.rt.free(last) == 0
+    assert len(space().freed) == MAX_FREED
+    assert ready.rt.memset(last, 32, 0, 32) == 0  # a use after free: warned, with who freed it
+    assert "already freed by acl.rt.free" in space().why_unknown(last)
+    assert "not inside any live device allocation" in space().why_unknown(last + (1 << 30))
