@@ -276,6 +276,18 @@ def picture_dataset(picture: Picture, desc: Optional[Desc] = None) -> Dataset:
 
 def even_roi(width: int, height: int, recipe: Dict[str, Any]) -> Tuple[int, int, int, int]:
     """(left, top, w, h) of the recipe's centre crop in source pixels, with even offsets and sizes."""
+    if not isinstance(recipe, dict):
+        raise ValueError(f"the recipe must be a dict such as {{'resize_short': 256, 'crop': 224}}, not "
+                         f"{type(recipe).__name__}")
+    sizes = [("crop", recipe.get("crop", 224))] + [("resize_short", v) for v in [recipe.get("resize_short")]
+                                                   if "resize_short" in recipe]
+    exact = recipe.get("resize_exact", [])
+    sizes += [("resize_exact", v) for v in (exact if isinstance(exact, (list, tuple)) else [exact])]
+    bad = [(k, v) for k, v in sizes if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1 << 16]
+    if bad or ("resize_exact" in recipe and (not isinstance(exact, (list, tuple)) or len(exact) != 2)):
+        key, value = bad[0] if bad else ("resize_exact", recipe["resize_exact"])
+        raise ValueError(f"the recipe's {key} is {value!r}: sizes are positive pixel counts (resize_exact is "
+                         f"[height, width])")
     crop_px = recipe.get("crop", 224)
     if "resize_short" in recipe:
         side = min(width, height) * crop_px / recipe["resize_short"]

@@ -767,3 +767,12 @@ def test_the_freed_range_list_is_bounded(ready):
     assert ready.rt.memset(last, 32, 0, 32) == 0  # a use after free: warned, with who freed it
     assert "already freed by acl.rt.free" in space().why_unknown(last)
     assert "not inside any live device allocation" in space().why_unknown(last + (1 << 30))
+
+
+@pytest.mark.parametrize("recipe", [{"crop": 0}, {"resize_short": 0, "crop": 224}, {"resize_exact": [0, 224]},
+                                    {"crop": -4}, {"crop": "224"}, {"resize_exact": [224]}])
+def test_apply_recipe_with_a_zero_crop_or_size(recipe):
+    """Low: ZeroDivisionError from apply_recipe's geometry."""
+    from acl_teach import media
+    with pytest.raises(ValueError, match="recipe's"):
+        media.even_roi(640, 480, recipe)
