@@ -21,6 +21,10 @@ AVAILABLE = True  # the simulator can answer every question here
 
 def read(ptr: int, size: int) -> bytes:
     """``size`` bytes at ``ptr`` (host or device memory); ValueError says why when they are not all there."""
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise ValueError(f"size must be a byte count >= 0, not {size!r}")
+    if size == 0:
+        return b""
     region, offset, why = space().resolve(ptr, size, quiet=True)
     if region is None:
         raise ValueError(why)

@@ -526,6 +526,11 @@ def run(argv: Sequence[str], out=None, err=None) -> int:
         print(FAILED, file=err)
         print(str(exc), file=err)
         return 1
+    except (OverflowError, RecursionError, MemoryError) as exc:  # a number or nesting no parser above bounded
+        print(FAILED, file=err)
+        print(f"E19999: the input is too large or too deeply nested to convert ({type(exc).__name__}): check "
+              f"the numbers and shapes in the files given to atc.", file=err)
+        return 1
     for note in notes:
         print(note, file=out)
     print("ATC run success, welcome to the next use.", file=out)
