@@ -37,6 +37,8 @@ def configure(c, root: str) -> None:
     state = os.path.join(root, "hub")
     c.JupyterHub.bind_url = f"http://{room.ip}:{room.port}"
     c.JupyterHub.hub_ip = "127.0.0.1"
+    c.JupyterHub.hub_port = room.hub_port or room.port + 1
+    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{room.proxy_api_port or room.port + 2}"
     c.JupyterHub.db_url = "sqlite:///" + os.path.join(state, "jupyterhub.sqlite")
     c.JupyterHub.cookie_secret_file = os.path.join(state, "jupyterhub_cookie_secret")
     c.ConfigurableHTTPProxy.pid_file = os.path.join(state, "jupyterhub-proxy.pid")
@@ -62,6 +64,8 @@ def configure(c, root: str) -> None:
 def write_role_configs(room: Classroom) -> None:
     """ROOT/jupyter/{learner,instructor}: server extensions, lab plug-ins, nbgrader's exchange (root-owned)."""
     shared = exchange.config_lines(room.exchange, room.course_id)
+    for role in ("learner", "instructor"):  # jupyter_core would try to write this marker into a read-only folder
+        _text(os.path.join(room.config_dir(role), "migrated"), "acl-teach classroom: nothing to migrate\n")
     learner = room.config_dir("learner")
     server = {name: False for name in INSTRUCTOR_ONLY["server"]}
     server.update({name: True for name in LEARNER_EXTENSIONS})
@@ -75,7 +79,8 @@ def write_role_configs(room: Classroom) -> None:
     instructor = room.config_dir("instructor")
     _json(os.path.join(instructor, "jupyter_server_config.json"), {"ServerApp": {"jpserver_extensions": {
         name: True for name in INSTRUCTOR_ONLY["server"] + LEARNER_EXTENSIONS}}})
-    _json(os.path.join(instructor, "labconfig", "page_config.json"), {"disabledExtensions": {}})
+    _json(os.path.join(instructor, "labconfig", "page_config.json"),  # on again where an image turned them off
+          {"disabledExtensions": {name: False for name in INSTRUCTOR_ONLY["labextensions"]}})
     _text(os.path.join(instructor, "nbgrader_config.py"), "c = get_config()  # noqa: F821\n" + shared + (
         f"c.CourseDirectory.root = {room.course()!r}\n"
         "# autograde starts each learner's kernel as that learner (sudo acl-teach classroom autograde)\n"
