@@ -74,7 +74,8 @@ def write_role_configs(room: Classroom) -> None:
         "MappingKernelManager": {"cull_idle_timeout": room.kernel_idle_timeout, "cull_interval": 120,
                                  "cull_connected": True}})
     _json(os.path.join(learner, "labconfig", "page_config.json"),
-          {"disabledExtensions": {name: True for name in INSTRUCTOR_ONLY["labextensions"]}})
+          {"disabledExtensions": {name: True for name in INSTRUCTOR_ONLY["labextensions"]},
+           "lockedExtensions": {name: True for name in INSTRUCTOR_ONLY["labextensions"]}})  # not re-enabled in the UI
     _text(os.path.join(learner, "nbgrader_config.py"), "c = get_config()  # noqa: F821\n" + shared)
     instructor = room.config_dir("instructor")
     _json(os.path.join(instructor, "jupyter_server_config.json"), {"ServerApp": {"jpserver_extensions": {

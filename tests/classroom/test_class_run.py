@@ -265,6 +265,15 @@ def test_class_run(klass):
         stamp = open(os.path.join(course, "submitted", user, ASSIGNMENT, "timestamp.txt")).read()
         assert not stamp.startswith("2099"), (user, stamp)
 
+    # formgrader's own autograde (as the instructor) refuses to run learners' code as the instructor (tried first:
+    # a refused autograde --force leaves that submission ungraded until the real one below)
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=f"{ROOT}/jupyter/instructor", PATH=f"{BIN}:/usr/bin:/bin")
+    entry = pwd.getpwnam(INSTRUCTOR)
+    done = _run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--init-groups", "--", NBGRADER,
+                 "autograde", ASSIGNMENT, "--student", BLANK, "--force"], check=False, cwd=course,
+                env=dict(env, HOME=entry.pw_dir))
+    assert "runs each submission as its learner" in done.stdout + done.stderr, done.stderr[-2000:]
+
     _run(ACL_TEACH + ["classroom", "autograde", ASSIGNMENT, "--root", ROOT])
     from nbgrader.api import Gradebook
     with Gradebook("sqlite:///" + os.path.join(course, "gradebook.db")) as gb:
@@ -276,14 +285,6 @@ def test_class_run(klass):
     assert os.stat(MARKER).st_uid == pwd.getpwnam(WRONG).pw_uid
     assert not os.path.exists(os.path.join(pwd.getpwnam(INSTRUCTOR).pw_dir, "pwned"))
     assert os.stat(os.path.join(course, "gradebook.db")).st_uid == pwd.getpwnam(INSTRUCTOR).pw_uid
-    # formgrader's own autograde (as the instructor) refuses to run learners' code as the instructor
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=f"{ROOT}/jupyter/instructor", PATH=f"{BIN}:/usr/bin:/bin")
-    entry = pwd.getpwnam(INSTRUCTOR)
-    done = _run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--init-groups", "--", NBGRADER,
-                 "autograde", ASSIGNMENT, "--student", BLANK, "--force"], check=False, cwd=course,
-                env=dict(env, HOME=entry.pw_dir))
-    assert "runs each submission as its learner" in done.stdout + done.stderr, done.stderr[-2000:]
-
     _run(ACL_TEACH + ["classroom", "feedback", ASSIGNMENT, "--root", ROOT])
     for user in LEARNERS:
         rc, out = _nbgrader_as(user, "fetch_feedback", ASSIGNMENT)
