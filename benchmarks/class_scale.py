@@ -63,10 +63,14 @@ async def one(path: str, results: list) -> None:
     async with client.async_setup_kernel():
         pid = kernel_pid(client)
         t0 = time.perf_counter()
-        for index, cell in enumerate(nb.cells):
-            await client.async_execute_cell(cell, index)
+        failed = None
+        try:
+            for index, cell in enumerate(nb.cells):
+                await client.async_execute_cell(cell, index)
+        except Exception as exc:  # a learner's Run All that failed: counted, never hidden
+            failed = f"{type(exc).__name__}: {str(exc)[-300:]}"
         wall = time.perf_counter() - t0
-        results.append({"pss": pss(pid), "cpu": cpu_seconds(pid), "wall": wall})
+        results.append({"pss": pss(pid), "cpu": cpu_seconds(pid), "wall": wall, "failed": failed})
 
 
 async def wave(path: str, k: int) -> list:
@@ -117,11 +121,14 @@ def main() -> None:
     for k in [int(x) for x in opts.k.split(",")]:
         res = asyncio.run(wave(path, k))
         row = {"k": k, "pss_mib": sum(r["pss"] for r in res) / k / (1 << 20),
-               "cpu_s": sum(r["cpu"] for r in res) / k, "wall_s": max(r["wall"] for r in res)}
+               "cpu_s": sum(r["cpu"] for r in res) / k, "wall_s": max(r["wall"] for r in res),
+               "failed": [r["failed"] for r in res if r["failed"]]}
         rows.append(row)
         if not opts.json:
             print(f"K={k:3d}: PSS per kernel {row['pss_mib']:6.0f} MiB, CPU {row['cpu_s']:5.2f} s per Run All, "
-                  f"Run All wall {row['wall_s']:6.1f} s", flush=True)
+                  f"Run All wall {row['wall_s']:6.1f} s, {k - len(row['failed'])}/{k} succeeded", flush=True)
+            for why in row["failed"][:3]:
+                print("   failed:", why)
     server = server_pss()
     worst_kernel = max(r["pss_mib"] for r in rows) * (1 << 20)
     cpu = max(r["cpu_s"] for r in rows)

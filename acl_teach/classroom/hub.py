@@ -27,7 +27,7 @@ INSTRUCTOR_ONLY = {  # lab plug-ins and server extensions a learner must not see
     "server": ["nbgrader.server_extensions.formgrader", "nbgrader.server_extensions.course_list"],
 }
 LEARNER_EXTENSIONS = ["nbgrader.server_extensions.assignment_list", "nbgrader.server_extensions.validate_assignment"]
-CULLER_SCOPES = ["list:users", "read:users:activity", "read:servers", "delete:servers", "admin:users"]
+CULLER_SCOPES = ["list:users", "read:users:activity", "read:servers", "delete:servers"]  # no --cull-users
 
 
 def configure(c, root: str) -> None:

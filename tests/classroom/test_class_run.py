@@ -204,6 +204,9 @@ def test_class_run(klass):
         opener, cookies = hub.login(user, passwords[user])
         assert "jupyterhub-hub-login" in cookies, (user, cookies)
         tokens[user] = hub.token(opener, user)
+    # the idle culler runs as a hub service (the instructor is the hub's admin)
+    status, body = hub.api("/hub/api/services", tokens[INSTRUCTOR])
+    assert status == 200 and "idle-culler" in json.loads(body), body
     # each server starts, inside its learner's limits
     from acl_teach.classroom import limits
     for user in LEARNERS + [INSTRUCTOR]:
