@@ -109,7 +109,7 @@ def _user_alive(region: Region) -> bool:
 
 
 DEAD_KEEP = 256  # dead bytes_to_ptr/numpy_to_ptr objects kept (oldest dropped) so their pointers read the old bytes
-DEAD_BYTES = 64 << 20
+DEAD_BYTES = 8 << 20  # small: a dead pointer is used at once (acllite), and a long session must stay flat
 
 
 def _raw_view(address: int, size: int) -> np.ndarray:
