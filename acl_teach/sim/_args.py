@@ -11,6 +11,8 @@ import math
 import struct
 from typing import Any, Callable, List, Sequence
 
+from .state import require_init
+
 _TYPE_NAMES = {"k": "int (a pointer or handle; 0 is NULL)", "K": "int", "I": "int", "i": "int", "L": "int",
                "B": "a bool or an int (a C unsigned char)", "s": "str", "O": "object",
                "b": "an int 0..255 (a C unsigned char)", "h": "an int -32768..32767 (a C short)",
@@ -71,11 +73,18 @@ def parse(api: str, fmt: str, args: Sequence[Any], names: Sequence[str]) -> List
     out = []
     for pos, (letter, value) in enumerate(zip(letters, args)):
         try:
-            out.append(_convert(letter, value))
+            out.append(_double(value) if letter == "d" else _convert(letter, value))
         except ValueError as exc:
             raise TypeError(f"{api} args parse failed{suffix}\n[acl-teach] argument {pos + 1} "
-                            f"({names[pos]}) must be {_TYPE_NAMES[letter]}: {exc}") from None
+                            f"({names[pos]}) must be {_TYPE_NAMES.get(letter, 'a float (a C double)')}: {exc}") from None
     return out
+
+
+def _double(value: Any) -> float:
+    """``d`` (a C double, PyFloat_AsDouble): floats, ints and anything with __float__ or __index__."""
+    if isinstance(value, (str, bytes)) or not (hasattr(value, "__float__") or hasattr(value, "__index__")):
+        raise ValueError(f"must be real number, not {type(value).__name__}")
+    return float(value)
 
 
 INIT = "init"          # the call needs acl.init first
@@ -83,12 +92,14 @@ CONTEXT = "context"    # ... and a current context in the calling thread
 
 
 def _precondition(api: str, needs: str) -> int:
-    """0, or the code the call returns when acl.init (and a current context) are missing."""
-    from .runtime import current_context  # runtime's bindings use this module: import late
-    from .state import require_init
+    """0, or the code the call returns when acl.init (and a current context) are missing.
+
+    No import runs here (nor anywhere on a call path): during interpreter shutdown the import system
+    is gone, and a ``__del__`` that releases resources must still work.
+    """
     ret = require_init(api)
     if not ret and needs == CONTEXT:
-        ret = current_context(api)[1]
+        ret = _runtime.current_context(api)[1]
     return ret
 
 
@@ -120,3 +131,6 @@ def binding(api: str, fmt: str = "", needs: str = "", outs: int = 0) -> Callable
         call.__acl_fmt__ = fmt  # type: ignore[attr-defined]
         return call
     return wrap
+
+
+from . import runtime as _runtime  # noqa: E402  (runtime's bindings use this module: imported last)

@@ -31,8 +31,9 @@ from ..spec.constants import ACL_DATA_WITH_DYNAMIC_AIPP, ACL_DYNAMIC_AIPP_NODE
 from .constants import ACL_DYNAMIC_TENSOR_NAME as DYNAMIC_INPUT
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer
+from .aipp_dynamic import block_problem
 from .dataset import lookup_dataset, note_output_shape
-from .memory import DEVICE_BASE, GARBAGE, Region, space, warn_once, write_problem
+from .memory import DEVICE_BASE, GARBAGE, Region, describe, space, warn_once, write_problem
 from .model import LoadedModel, get_model, models
 from .runtime import is_board
 from .state import fail, state, warn
@@ -79,11 +80,11 @@ def _memory(buf: DataBuffer, need: int, what: str, write: bool = False) -> Tuple
     if buf.addr == 0:
         raise ExecError(100000, f"{what} points at 0 (NULL): create the data buffer with the pointer from "
                         f"acl.rt.malloc (the simulator does not allocate outputs for (0, 0) buffers).")
-    region, offset, why = space().resolve(buf.addr, need)
+    region, offset, why = space().resolve(buf.addr, need, "acl.mdl.execute", write=write)
     if region is None:
         raise ExecError(507011, f"{what}: {why}.")
     if not is_board() and not (region.on_device and region.base >= DEVICE_BASE):
-        raise ExecError(507011, f"{what} is host memory ({region.kind}); in ACL_HOST run mode the NPU "
+        raise ExecError(507011, f"{what} is host memory ({describe(region)}); in ACL_HOST run mode the NPU "
                         f"can only read device memory. acl.rt.malloc a device buffer and acl.rt.memcpy "
                         f"the data into it (ACL_MEMCPY_HOST_TO_DEVICE).")
     if write:
@@ -200,7 +201,7 @@ def _bill(loaded: LoadedModel, gear: Optional[str]) -> None:
         hook(loaded.model_id, start, cost, lane)
 
 
-def _aipp_block(loaded: LoadedModel, inputs: List[DataBuffer], n: int) -> Tuple[np.ndarray, np.ndarray]:
+def _aipp_block(loaded: LoadedModel, inputs: List[DataBuffer], n: int, linked: int) -> Tuple[np.ndarray, np.ndarray]:
     """(head, batch entries) read from the ascend_dynamic_aipp_data buffer, as acl.mdl.set_input_aipp wrote them."""
     names = [e["name"] for e in loaded.model.inputs]
     node = names.index(A.DYNAMIC_DATA_NAME)
@@ -208,11 +209,15 @@ def _aipp_block(loaded: LoadedModel, inputs: List[DataBuffer], n: int) -> Tuple[
     region, offset = _memory(inputs[node], size, f"the {A.DYNAMIC_DATA_NAME} buffer (input #{node})")
     raw = region.view(offset, size).copy()
     head = raw[:A.DYNAMIC_HEAD.itemsize].view(A.DYNAMIC_HEAD)[0]
-    if int(head["inputFormat"]) not in A.CCE_TO_ACL or int(head["batchNum"]) != n:
-        raise ExecError(507011, f"the {A.DYNAMIC_DATA_NAME} buffer (input #{node}) holds no AIPP parameters for "
-                        f"batch {n}: call acl.mdl.set_input_aipp(model_id, dataset, {node}, aipp_set) before "
-                        f"execute (simulated code; on a board the AIPP reads whatever the buffer holds).")
-    return head, raw[A.DYNAMIC_HEAD.itemsize:].view(A.DYNAMIC_BATCH)
+    batches = raw[A.DYNAMIC_HEAD.itemsize:].view(A.DYNAMIC_BATCH)
+    why = "" if int(head["inputFormat"]) in A.CCE_TO_ACL and int(head["batchNum"]) == n else "unset"
+    why = why or block_problem(loaded.model.inputs[linked], head, batches)
+    if why:
+        raise ExecError(507011, f"the {A.DYNAMIC_DATA_NAME} buffer (input #{node}) holds no valid AIPP parameters "
+                        f"for batch {n} ({why}): call "
+                        f"acl.mdl.set_input_aipp(model_id, dataset, {node}, aipp_set) before execute (simulated "
+                        f"code; on a board the AIPP reads whatever the buffer holds).")
+    return head, batches
 
 
 def _dynamic_aipp(loaded: LoadedModel, inputs: List[DataBuffer], index: int) -> Dict[str, Any]:
@@ -225,7 +230,7 @@ def _dynamic_aipp(loaded: LoadedModel, inputs: List[DataBuffer], index: int) -> 
     entry = loaded.model.inputs[index]
     aipp = entry["aipp"]
     n, c = aipp["src_dims"][0], aipp["channels"]
-    head, batches = _aipp_block(loaded, inputs, n)
+    head, batches = _aipp_block(loaded, inputs, n, index)
     cfgs = [A.cfg_from_block(head, b) for b in batches]
     per = A.src_image_size(int(head["inputFormat"]), 1, cfgs[0]["src_image_size_w"], cfgs[0]["src_image_size_h"])
     what = f"input #{index} ({entry['name']})"
@@ -294,7 +299,7 @@ def execute_async(api, model_id, input_dataset, output_dataset, stream):
             return 507011, f"execute_async of model {model_id}: {exc.why}"
         return None
 
-    return enqueue(handle, f"execute_async model {model_id}", task, api, cat="model")
+    return enqueue(handle, f"execute_async model {model_id}", task, api, cat="model", fault=507011)
 
 
 def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[int], kind: str) -> int:

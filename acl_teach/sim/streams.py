@@ -41,6 +41,7 @@ class Task:
     cat: str = "task"
     task_id: int = 0           # per process, in queueing order (exception info)
     thread_id: int = 0         # native id of the thread that queued it
+    fault: int = 507000  # what the task reports if its body raises (ACL_ERROR_RT_INTERNAL_ERROR unless told)
 
 
 @dataclass
@@ -163,15 +164,38 @@ def resolve_stream(api: str, stream: int) -> Tuple[int, int]:
 
 
 def enqueue(handle: int, label: str, run: Callable[[], TaskResult], api: str = "acl.rt stream",
-            cost_us: float = 0.0, cat: str = "task") -> int:
-    """Append a device task (lasting ``cost_us`` simulated µs) to a stream: 0, or 107000 when it was destroyed."""
+            cost_us: float = 0.0, cat: str = "task", *, fault: int = 507000) -> int:
+    """Append a device task (lasting ``cost_us`` simulated µs) to a stream: 0, or 107000 when it was destroyed.
+
+    ``fault`` is the code the stream reports if ``run`` raises (see ``run_task``).
+    """
     stream = state().lookup(handle, Stream)
     if stream is None or stream.destroyed:
         return fail(107000, api, f"stream {handle:#x} was destroyed (by another thread) before the task was queued.")
     stream.tasks.append(Task(label, run, cost_us=cost_us, submitted_us=clock().host_us, cat=cat,
-                             task_id=clock().next_task_id(), thread_id=threading.get_native_id()))
+                             task_id=clock().next_task_id(), thread_id=threading.get_native_id(), fault=fault))
     reports().notify()
     return 0
+
+
+MAX_REASON = 300  # characters of an exception's text kept in a failed task's reason
+
+
+def run_task(task: Task) -> TaskResult:
+    """Run one device task; an exception from its body is a failed task (its ``fault`` code), never a raise.
+
+    The one guard for every queued kind (memcpy, execute, op, JPEGD/JPEGE/VPC and whatever is queued
+    later): a task that raises fails once, is dropped from the queue and the stream keeps working, as a
+    device reports a faulting kernel instead of wedging the queue.
+    """
+    try:
+        return task.run()
+    except Exception as exc:  # noqa: BLE001 - anything the body raises is the device's failure
+        lines = str(exc).strip().splitlines()
+        text = lines[-1] if lines else type(exc).__name__
+        if len(text) > MAX_REASON:
+            text = text[:MAX_REASON] + " …"
+        return task.fault, f"{task.label} failed on the device: {text} ({type(exc).__name__})"
 
 
 def thread_alive(thread_id: int) -> bool:
@@ -180,12 +204,14 @@ def thread_alive(thread_id: int) -> bool:
 
 
 def _run_callback(cb: CallbackTask) -> None:
+    """Run a callback once, then drop the references to it and its user_data, as the binding's Py_DECREF does."""
     try:
         cb.fn(cb.user_data)
     except Exception:  # a callback's failure must not kill the worker thread
         print("[acl-teach sim] a callback launched with acl.rt.launch_callback raised:", file=sys.stderr)
         traceback.print_exc()
     finally:
+        cb.fn = cb.user_data = None  # a bound method would keep its owner (and what it holds) alive
         cb.done.set()
 
 
@@ -232,7 +258,7 @@ def _drain_locked(stream: Stream, timeout: float, until: Any = None) -> Optional
                         return why
         else:
             start = begin(stream, task)
-            outcome = task.run()
+            outcome = run_task(task)
             finish(stream, task, start, outcome)
             if outcome and stream.error is None:
                 stream.error = outcome
@@ -241,6 +267,8 @@ def _drain_locked(stream: Stream, timeout: float, until: Any = None) -> Optional
                     hook(stream, task, outcome)
         if stream.tasks and stream.tasks[0] is task:
             stream.tasks.popleft()
+        if not stream.destroyed:
+            stream.running = None  # a finished task is not kept (nor what it refers to)
         if task is until:
             return None
     return DESTROYED
@@ -323,7 +351,6 @@ def synchronize_device(api):
     device; the binding (rt_synchronize.cpp) takes no arguments and returns the bare ret.
     UNCONFIRMED: 107002 without a current context (rtDeviceSynchronize needs one).
     """
-    from .runtime import Context
     st = state()
     device_id = st.lookup(current_context(api)[0], Context).device_id
     handles = [h for h, obj in list(st.handles.items()) if isinstance(obj, Stream)
