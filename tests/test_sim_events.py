@@ -338,3 +338,20 @@ def test_failure_shapes_are_the_bindings_initial_values(ready):
     assert ready.rt.stream_query(0xDEAD) == (E.ACL_STREAM_STATUS_RESERVED, 107000)
     assert ready.rt.event_get_timestamp(0) == (0, 100000)
     assert ready.rt.get_event_id(0) == (0, 100000)
+
+
+def test_a_jpeg_decode_takes_simulated_dvpp_time(ready):
+    from test_sim_dvpp import Dvpp, coffee_jpeg
+    acl = ready
+    dvpp = Dvpp(acl)
+    a, _ = acl.rt.create_event()
+    b, _ = acl.rt.create_event()
+    raw = coffee_jpeg((64, 64))
+    acl.rt.record_event(a, dvpp.stream)
+    out = dvpp.decode(raw)  # a synchronous copy of the JPEG into DVPP memory, then the queued decode
+    acl.rt.record_event(b, dvpp.stream)
+    assert dvpp.sync() == 0
+    size = acl.media.dvpp_get_pic_desc_size(out)
+    # the decode was submitted after the host's copy, so the stream started it then
+    want = T.copy_cost(len(raw), H2D) + T.dvpp_cost(size)
+    assert acl.rt.event_elapsed_time(a, b) == (_f32(want / 1000), 0)

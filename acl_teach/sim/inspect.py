@@ -59,13 +59,6 @@ def leaks() -> List[Entry]:
     return unreleased()
 
 
-def model_header(model_id: int) -> Optional[dict]:
-    """A copy of the OM header a loaded model was parsed from (None if not loaded): no second read of its file."""
-    registry = state().subsystems.get("models")  # never created by a look
-    loaded = registry.loaded.get(model_id) if registry is not None else None
-    return copy.deepcopy(loaded.model.header) if loaded is not None else None
-
-
 def trace_files() -> List[str]:
     """The timeline files acl.prof (or acl.init's profiler section) wrote in this process, in order."""
     prof = state().subsystems.get("profiler")
@@ -76,6 +69,13 @@ def simulated_time_us() -> float:
     """The simulated host clock (µs): how much simulated device time the program has waited for so far."""
     clock = state().subsystems.get("clock")
     return clock.host_us if clock is not None else 0.0
+
+
+def model_header(model_id: int) -> Optional[dict]:
+    """A copy of the OM header a loaded model was parsed from (None if not loaded): no second read of its file."""
+    registry = state().subsystems.get("models")  # never created by a look
+    loaded = registry.loaded.get(model_id) if registry is not None else None
+    return copy.deepcopy(loaded.model.header) if loaded is not None else None
 
 
 def reset(config: Optional[Config] = None, explain: Optional[bool] = None) -> None:

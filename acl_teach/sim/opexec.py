@@ -187,7 +187,7 @@ def _launch(api: str, model: opmodel.OpModel, ins: List[DataBuffer], outs: List[
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
-    return enqueue(handle, f"op {model.op}", lambda: _kernel(model, ins, outs), api, cat="operator",
+    return enqueue(handle, model.op, lambda: _kernel(model, ins, outs), api, cat="operator",
                    fault=KERNEL_FAILED) or 0
 
 

@@ -435,13 +435,6 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
     return out_path, header
 
 
-def _model_format(inputs: List[Dict[str, Any]]) -> int:
-    """The layout of the model's first input as converted: inserted AIPP feeds NHWC bytes, the graph keeps its own."""
-    if not inputs:
-        return ACL_FORMAT_ND
-    return (inputs[0].get("aipp") or {}).get("src_format", inputs[0]["format"])
-
-
 def _cost(onnx_bytes: bytes, inputs: List[Dict[str, Any]], per_gear: Dict[str, List[List[int]]]) -> Any:
     """The header's ``cost`` for the simulator's clock (graphcost.py); None when the graph defeats the analysis."""
     feeds = {key: {e["onnx_name"]: d for e, d in zip(inputs, dims) if e["onnx_name"]} for key, dims in per_gear.items()}
@@ -449,6 +442,13 @@ def _cost(onnx_bytes: bytes, inputs: List[Dict[str, Any]], per_gear: Dict[str, L
         return graphcost.for_header(onnx_bytes, feeds)
     except Exception:  # the cost is an extra: never a reason for ATC to fail
         return None
+
+
+def _model_format(inputs: List[Dict[str, Any]]) -> int:
+    """The layout of the model's first input as converted: inserted AIPP feeds NHWC bytes, the graph keeps its own."""
+    if not inputs:
+        return ACL_FORMAT_ND
+    return (inputs[0].get("aipp") or {}).get("src_format", inputs[0]["format"])
 
 
 def _insert_aipp(path: str, inputs: List[Dict[str, Any]], kind: Optional[str], onnx_bytes: bytes) -> bytes:
