@@ -23,6 +23,7 @@ from typing import Any, Callable, List, Optional, Sequence, Tuple
 import numpy as np
 
 from ..spec.binding import TABLE
+from .state import require_init
 
 _INDEX_RANGES = {"b": (0, 0xFF, "unsigned byte integer"), "h": (-(1 << 15), (1 << 15) - 1, "signed short integer"),
                  "i": (-(1 << 31), (1 << 31) - 1, "signed integer")}
@@ -220,12 +221,14 @@ CONTEXT = "context"    # ... and a current context in the calling thread
 
 
 def _precondition(api: str, needs: str) -> int:
-    """0, or the code the call returns when acl.init (and a current context) are missing."""
-    from .runtime import current_context  # runtime's bindings use this module: import late
-    from .state import require_init
+    """0, or the code the call returns when acl.init (and a current context) are missing.
+
+    No import runs here (nor anywhere on a call path): during interpreter shutdown the import system
+    is gone, and a ``__del__`` that releases resources must still work.
+    """
     ret = require_init(api)
     if not ret and needs == CONTEXT:
-        ret = current_context(api)[1]
+        ret = _runtime.current_context(api)[1]
     return ret
 
 
@@ -266,3 +269,6 @@ def binding(api: str, fmt: str = "", needs: str = "", outs: int = 0) -> Callable
         call.__acl_fmt__ = fmt  # type: ignore[attr-defined]
         return call
     return wrap
+
+
+from . import runtime as _runtime  # noqa: E402  (runtime's bindings use this module: imported last)
