@@ -9,6 +9,7 @@ function that raises :class:`NotSimulatedError` naming it. The simulator's extra
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import sys
 from types import ModuleType
 from typing import Any, Callable, Dict, List, Optional
@@ -61,15 +62,22 @@ def _populate(target: ModuleType, module: str) -> None:
         setattr(target, name, func if func is not None else _not_simulated(f"{module}.{name}"))
 
 
+def _module(name: str) -> ModuleType:
+    """An empty module with a spec (so importlib.util.find_spec works once it is installed)."""
+    module = ModuleType(name, None)
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None, origin=__file__)
+    return module
+
+
 def build() -> ModuleType:
     """``acl`` with its nine submodules (built once; later calls return the same module objects)."""
     global _built
     if _built is None:
-        root = ModuleType("acl", None)
+        root = _module("acl")
         root.__file__ = __file__
         _populate(root, "acl")
         for sub in SUBMODULES:
-            child = ModuleType(f"acl.{sub}", None)
+            child = _module(f"acl.{sub}")
             _populate(child, f"acl.{sub}")
             setattr(root, sub, child)
         _built = root
