@@ -126,6 +126,14 @@ def convert(letter: str, value: Any, pos: int = 1) -> Any:
     return number  # 'l', 'L' and in-range 'b' / 'h' / 'i'
 
 
+def _convert(letter: str, value: Any) -> Any:
+    """``convert`` for PyArg_Parse of one object inside a wrapper (set_config_opt …): ValueError with CPython's text."""
+    try:
+        return convert(letter, value)
+    except ParseError as exc:
+        raise ValueError(exc.text) from None
+
+
 def _count_error(fmt: str, given: int) -> Optional[ParseError]:
     """CPython's 'function takes exactly/at least/at most N argument(s) (M given)', or None."""
     letters = fmt.replace("|", "")
