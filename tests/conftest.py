@@ -13,11 +13,14 @@ from acl_teach.sim import inspect as sim_inspect  # noqa: E402
 from helpers import build, make_onnx  # noqa: E402,F401
 
 
+sim._args.check_returns(True)  # every binding call checks its return value against the binding's Py_BuildValue
+
+
 @pytest.fixture
 def acl():
-    """The simulator as ``acl``, in a fresh state, host run mode."""
+    """The simulator's ``acl`` (the binding's names only; extras are on ``acl_teach.sim``), fresh, host run mode."""
     sim_inspect.reset()
-    yield sim
+    yield sim.acl()
     sim_inspect.reset()
 
 

@@ -159,7 +159,7 @@ def _workers() -> Dict[int, _Worker]:
 def start_thread(api, func, args):
     """(thread id, ret): run ``func(args)`` in a new thread (``func()`` for None; the callback-thread pattern)."""
     if not callable(func):
-        raise TypeError("acl.util.start_thread args parse failed\n[acl-teach] argument 1 must be callable.")
+        raise TypeError("parameter must be callable")  # thread.cpp: CHECK_NULL(PyCallable_Check(pyFunc), ...)
     worker = _Worker(func, args)
     worker.thread.start()
     _workers()[worker.thread.ident] = worker
