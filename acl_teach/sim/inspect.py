@@ -6,6 +6,7 @@ copy on a stream. On a real NPU the same questions are answered by ``acl_teach.b
 """
 from __future__ import annotations
 
+import copy
 import sys
 from typing import List, Optional
 
@@ -52,6 +53,13 @@ def warnings() -> List[SimWarning]:
 def leaks() -> List[Entry]:
     """Resources never released by their own call: still alive, or reclaimed only by reset/finalize."""
     return unreleased()
+
+
+def model_header(model_id: int) -> Optional[dict]:
+    """A copy of the OM header a loaded model was parsed from (None if not loaded): no second read of its file."""
+    registry = state().subsystems.get("models")  # never created by a look
+    loaded = registry.loaded.get(model_id) if registry is not None else None
+    return copy.deepcopy(loaded.model.header) if loaded is not None else None
 
 
 def reset(config: Optional[Config] = None, explain: Optional[bool] = None) -> None:

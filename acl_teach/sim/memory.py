@@ -43,6 +43,7 @@ from . import procmem
 from ._args import CONTEXT, INIT, binding
 from .runtime import current_context, current_device_id, is_board
 from .state import SimulatorFault, fail, require_init, state, warn
+from .timeline import clock, copy_cost, fill_cost
 
 DEVICE_BASE = 0x1000_0000_0000_0000
 ALIGN = 0x200
@@ -676,6 +677,14 @@ def check_copy(api: str, dst: int, dst_max: int, src: int, count: int, kind: int
     return 0, CopyPlan(d_region, d_off, s_region, s_off, count, readable, writable)
 
 
+def plan_cost(plan: CopyPlan) -> float:
+    """Simulated µs of a copy, by the direction its pointers really have (timeline.py)."""
+    kind = (2 if plan.src.on_device else 0) + (1 if plan.dst.on_device else 0)
+    kind = {0: C.ACL_MEMCPY_HOST_TO_HOST, 1: C.ACL_MEMCPY_HOST_TO_DEVICE, 2: C.ACL_MEMCPY_DEVICE_TO_HOST,
+            3: C.ACL_MEMCPY_DEVICE_TO_DEVICE}[kind]
+    return copy_cost(plan.count, kind)
+
+
 def do_copy(plan: CopyPlan) -> None:
     """Move the bytes of a validated copy; source bytes that do not exist arrive as GARBAGE."""
     target = plan.dst.view(plan.d_off, plan.landing)
@@ -693,15 +702,20 @@ def memcpy(api, dst, dst_max, src, count, kind):
     if ret:
         return ret
     do_copy(plan)
+    clock().host_work(f"memcpy {count} bytes {_KIND_NAMES.get(kind, kind)}", "memcpy", plan_cost(plan))
     return 0
 
 
-def _queue(api: str, stream: int, label: str, run: Callable[[], Any]) -> int:
-    """Enqueue ``run`` on ``stream`` (0 = default stream of this thread's context): 0 or the stream's code."""
+def _queue(api: str, stream: int, label: str, run: Callable[[], Any], cost_us: float = 0.0, cat: str = "task",
+           *, fault: int = 507000) -> int:
+    """Enqueue ``run`` on ``stream`` (0 = default stream of this thread's context): 0 or the stream's code.
+
+    ``fault``: the code the stream reports if ``run`` raises (streams.run_task).
+    """
     handle, ret = _streams.resolve_stream(api, stream)
     if ret:
         return ret
-    return _streams.enqueue(handle, label, run, api)
+    return _streams.enqueue(handle, label, run, api, cost_us, cat, fault=fault)
 
 
 @binding("acl.rt.memcpy_async", "kkkkik", needs=INIT)
@@ -730,7 +744,7 @@ def memcpy_async(api, dst, dst_max, src, count, kind, stream):
         do_copy(CopyPlan(d_region, d_off, s_region, s_off, count, readable, plan.writable))
         return None
 
-    return _queue(api, stream, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task)
+    return _queue(api, stream, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task, plan_cost(plan), "memcpy")
 
 
 def _check_fill(api: str, dev_ptr: int, max_size: int, count: int) -> Tuple[int, Optional[Tuple[Region, int]]]:
@@ -758,6 +772,7 @@ def memset(api, dev_ptr, max_size, value, count):
     if ret:
         return ret
     target[0].view(target[1], count).fill(value & 0xFF)
+    clock().host_work(f"memset {count} bytes", "memset", fill_cost(count))
     return 0
 
 
@@ -780,7 +795,7 @@ def memset_async(api, dev_ptr, max_size, value, count, stream):
         region.view(offset, count).fill(value & 0xFF)
         return None
 
-    return _queue(api, stream, f"memset_async {count} bytes", task)
+    return _queue(api, stream, f"memset_async {count} bytes", task, fill_cost(count), "memset")
 
 
 @binding("acl.rt.get_mem_info", "i", needs=CONTEXT, outs=2)

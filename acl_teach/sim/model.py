@@ -37,6 +37,7 @@ class LoadedModel:
     user_memory: Dict[str, Tuple[int, int]] = field(default_factory=dict)
     current_gear: Optional[str] = None
     device_id: int = 0
+    costs: Dict[Any, Any] = field(default_factory=dict)  # costmodel.run_cost's cache, per input shapes
 
 
 class Models:

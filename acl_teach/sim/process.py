@@ -18,6 +18,7 @@ from ._args import binding
 from .databuffer import DataBuffer
 from .dataset import Dataset
 from .ledger import Entry
+from .profiler import start_from_config
 from .runtime import IMPLICIT, Context, release_context, release_device
 from .state import fail, state
 
@@ -35,9 +36,13 @@ def init(api, config_path=None):
                 return fail(100003, api, f"config file {config_path!r} does not exist.")
             try:
                 with open(config_path, encoding="utf-8") as fh:
-                    json.load(fh)
+                    cfg = json.load(fh)
             except (OSError, ValueError) as exc:
                 return fail(100006, api, f"config file {config_path!r} is not valid JSON ({exc}).")
+            if isinstance(cfg, dict) and "profiler" in cfg:
+                ret = start_from_config(api, cfg["profiler"])
+                if ret:
+                    return ret
         st.initialized = True
         st.ledger.add("acl", 0, f"acl.init({config_path!r})" if config_path else "acl.init()", key="acl")
         return 0

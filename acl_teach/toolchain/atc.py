@@ -2,7 +2,7 @@
 
 Accepts the flag subset the samples use (``--model --framework --output --soc_version
 --input_shape --input_format --input_fp16_nodes --output_type --dynamic_batch_size
---dynamic_image_size --insert_op_conf`` (static AIPP, toolchain/aipp.py), plus
+--dynamic_image_size --dynamic_dims --insert_op_conf`` (static AIPP, toolchain/aipp.py), plus
 ``--weight``/``--out_nodes``/``--log`` which Caffe commands carry), parsed as ATC's gflags parses them
 (``-flag=value`` too). ``--output_type`` takes one type or ``node:index:TYPE`` per output. Flags that
 tune the real compiler (``--precision_mode``, ``--save_original_model``, ``--check_report`` … ``NO_EFFECT``)
@@ -26,7 +26,7 @@ from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FORMAT_ND, ACL_INT64
 from . import ascend_ops, singleop
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
-         "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log", "singleop",
+         "output_type", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "weight", "out_nodes", "log", "singleop",
          "insert_op_conf")
 # Flags ATC accepts that change nothing the simulator models (CPU fp32 ONNX Runtime, no real compiler):
 # accepted, and ATC's output says so. The value is what the flag is about.
@@ -141,9 +141,12 @@ def _parse_shapes(text: str) -> Dict[str, List[int]]:
 
 def _parse_gears(flags: Dict[str, str]) -> Tuple[Optional[str], List[List[int]]]:
     """('batch' | 'hw' | None, gears)."""
-    batch, image = flags.get("dynamic_batch_size"), flags.get("dynamic_image_size")
-    if batch and image:
-        raise AtcError("E10001: --dynamic_batch_size and --dynamic_image_size cannot be used together.")
+    batch, image, nd = flags.get("dynamic_batch_size"), flags.get("dynamic_image_size"), flags.get("dynamic_dims")
+    if sum(map(bool, (batch, image, nd))) > 1:
+        raise AtcError("E10001: --dynamic_batch_size, --dynamic_image_size and --dynamic_dims cannot be used "
+                       "together.")
+    if nd:
+        return "dims", _parse_nd_gears(nd)
     try:
         if batch:
             gears = [[int(b)] for b in batch.split(",") if b.strip()]
@@ -160,6 +163,20 @@ def _parse_gears(flags: Dict[str, str]) -> Tuple[Optional[str], List[List[int]]]
         raise AtcError(f"E10035: the {kind} gears {gears} are invalid: give 2 to 100 distinct positive "
                        f"{'sizes' if kind == 'batch' else 'height,width pairs'}.")
     return kind, gears
+
+
+def _parse_nd_gears(text: str) -> List[List[int]]:
+    """--dynamic_dims="1,2;4,8": one gear per ';', one value per -1 of --input_shape (all inputs, in order)."""
+    try:
+        gears = [[int(v) for v in g.split(",")] for g in text.split(";") if g.strip()]
+    except ValueError:
+        raise AtcError("E10001: --dynamic_dims takes integer gears separated by ';', e.g. "
+                       "--dynamic_dims=\"1,224;8,448\".") from None
+    if not 2 <= len(gears) <= 100 or any(v <= 0 for g in gears for v in g) or len({len(g) for g in gears}) != 1 \
+            or len({tuple(g) for g in gears}) != len(gears):
+        raise AtcError(f"E10035: the --dynamic_dims gears {gears} are invalid: give 2 to 100 distinct gears of "
+                       f"positive values, each with one value per -1 in --input_shape.")
+    return gears
 
 
 def _dims_of(value_info) -> List[Any]:
@@ -240,8 +257,8 @@ def _resolve_inputs(model, flags: Dict[str, str], kind: Optional[str]) -> List[D
             raise AtcError(f"E10001: input [{info.name}] has dynamic dims {dims} in the ONNX model; "
                            f"fix them with --input_shape=\"{info.name}:1,...\".")
         if -1 in dims and not kind:
-            raise AtcError(f"E10001: input [{info.name}] has -1 dims {dims} but neither --dynamic_batch_size "
-                           f"nor --dynamic_image_size is given.")
+            raise AtcError(f"E10001: input [{info.name}] has -1 dims {dims} but neither --dynamic_batch_size, "
+                           f"--dynamic_image_size nor --dynamic_dims is given.")
         acl_type = 1 if info.name in fp16 else onnx_type
         if info.name in fp16 and onnx_type != 0:
             raise AtcError(f"E10001: --input_fp16_nodes needs a float32 input; [{info.name}] is "
@@ -259,8 +276,27 @@ def _dynamic_positions(entry: Dict[str, Any], kind: str, fmt_name: str) -> List[
     return [1, 2] if fmt_name == "NHWC" else [2, 3]
 
 
+def _check_nd(entries: List[Dict[str, Any]], fmt_name: str, gears: List[List[int]]) -> None:
+    """--dynamic_dims: ND inputs, -1 anywhere, each gear one value per -1 of all inputs."""
+    if fmt_name != "ND":
+        raise AtcError("E10001: --dynamic_dims needs --input_format=ND.")
+    count = sum(e["dims"].count(-1) for e in entries)
+    if not count:
+        raise AtcError("E10001: --dynamic_dims needs --input_shape with -1 where a dimension varies, e.g. "
+                       "--input_shape=\"x:-1,-1\".")
+    if gears and len(gears[0]) != count:
+        raise AtcError(f"E10001: each --dynamic_dims gear must give {count} value(s), one per -1 in "
+                       f"--input_shape; got {gears[0]}.")
+
+
+def _nd_gear_dims(entries: List[Dict[str, Any]], gear: List[int]) -> List[List[int]]:
+    """Every input's dims for one --dynamic_dims gear (its values fill the -1s in input order)."""
+    values = iter(gear)
+    return [[next(values) if d == -1 else d for d in e["dims"]] for e in entries]
+
+
 def _check_dynamic_positions(entries: List[Dict[str, Any]], kind: Optional[str], fmt_name: str) -> None:
-    if not kind:
+    if not kind or kind == "dims":
         return
     dynamic = [e for e in entries if -1 in e["dims"]]
     if not dynamic:
@@ -346,8 +382,11 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
     out_type, per_output = _output_types(flags.get("output_type", ""))
     keys = [",".join(map(str, g)) for g in gears] or ["static"]
     per_gear_inputs, per_gear_outputs = {}, {}
+    if kind == "dims":
+        _check_nd(inputs, fmt_name, gears)
     for key, gear in zip(keys, gears or [[]]):
-        dims = [_gear_dims(e, kind, gear, fmt_name) for e in inputs]
+        dims = (_nd_gear_dims(inputs, gear) if kind == "dims"
+                else [_gear_dims(e, kind, gear, fmt_name) for e in inputs])
         try:
             per_gear_outputs[key] = _run_gear(session, inputs, dims)
         except Exception as exc:
@@ -373,10 +412,10 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
         biggest = max(gear_dims.values(), key=lambda d: int(np.prod(d)))
         outputs.append({"name": om.output_name(node, edge, info.name), "onnx_name": info.name,
                         "dims": biggest, "gear_dims": gear_dims, "data_type": acl_type, "onnx_type": onnx_type,
-                        "format": inputs[0]["format"] if len(biggest) == 4 and inputs else ACL_FORMAT_ND,
+                        "format": _model_format(inputs) if len(biggest) == 4 else ACL_FORMAT_ND,
                         "size": int(np.prod(biggest)) * dtypes.itemsize(acl_type)})
     if kind:
-        count = 1 if kind == "batch" else 2
+        count = len(gears[0]) if kind == "dims" else (1 if kind == "batch" else 2)
         inputs.append({"name": DYNAMIC_INPUT, "onnx_name": None, "dims": [count], "data_type": ACL_INT64,
                        "onnx_type": dtypes.ACL_TO_ONNX[ACL_INT64], "format": ACL_FORMAT_ND,
                        "size": dtypes.itemsize(ACL_INT64) * count, "gear_dims": {}})
@@ -393,6 +432,13 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
         fh.write(om.dumps(header, onnx_bytes))
     os.replace(tmp, out_path)
     return out_path, header
+
+
+def _model_format(inputs: List[Dict[str, Any]]) -> int:
+    """The layout of the model's first input as converted: inserted AIPP feeds NHWC bytes, the graph keeps its own."""
+    if not inputs:
+        return ACL_FORMAT_ND
+    return (inputs[0].get("aipp") or {}).get("src_format", inputs[0]["format"])
 
 
 def _insert_aipp(path: str, inputs: List[Dict[str, Any]], kind: Optional[str], onnx_bytes: bytes) -> bytes:
