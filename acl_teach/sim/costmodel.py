@@ -7,6 +7,7 @@ UNCONFIRMED: real AI Core timings depend on tiling, formats and fusion that the 
 """
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Sequence, Tuple
@@ -60,10 +61,19 @@ def _node_macs(node: Any, shapes: Dict[str, List[int]]) -> float:
     return float(n_out)
 
 
+@functools.lru_cache(maxsize=None)
+def _onnx() -> Any:
+    """onnx with numpy_helper and shape_inference, imported on first use and kept (no import at a later call)."""
+    import onnx
+    import onnx.numpy_helper  # noqa: F401
+    import onnx.shape_inference  # noqa: F401
+    return onnx
+
+
 def analyse(onnx_bytes: bytes, input_shapes: Dict[str, Sequence[int]]) -> RunCost:
     """The cost of one run of the graph with these input shapes."""
-    import onnx  # first run of each model and shape only
-    from onnx import numpy_helper, shape_inference
+    onnx = _onnx()  # first run of each model and shape only
+    numpy_helper, shape_inference = onnx.numpy_helper, onnx.shape_inference
     model = onnx.load_from_string(onnx_bytes)
     for inp in model.graph.input:
         if inp.name in input_shapes:
