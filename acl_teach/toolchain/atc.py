@@ -23,7 +23,7 @@ import numpy as np
 
 from ..spec import dtypes, om
 from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FORMAT_ND, ACL_INT64
-from . import ascend_ops, singleop
+from . import ascend_ops, graphcost, singleop
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
          "output_type", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "weight", "out_nodes", "log", "singleop",
@@ -424,6 +424,7 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
               "inputs": inputs, "outputs": outputs, "dynamic": {"kind": kind, "gears": gears},
               "weight_size": sum(len(t.raw_data) or _tensor_bytes(t) for t in model.graph.initializer),
               "work_size": _work_size(onnx_bytes, inputs, per_gear_inputs),
+              "cost": _cost(onnx_bytes, inputs, per_gear_inputs),
               "recipe": _recipe_for(flags["model"])}
     out_path = flags["output"] if flags["output"].endswith(".om") else flags["output"] + ".om"
     os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
@@ -432,6 +433,15 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
         fh.write(om.dumps(header, onnx_bytes))
     os.replace(tmp, out_path)
     return out_path, header
+
+
+def _cost(onnx_bytes: bytes, inputs: List[Dict[str, Any]], per_gear: Dict[str, List[List[int]]]) -> Any:
+    """The header's ``cost`` for the simulator's clock (graphcost.py); None when the graph defeats the analysis."""
+    feeds = {key: {e["onnx_name"]: d for e, d in zip(inputs, dims) if e["onnx_name"]} for key, dims in per_gear.items()}
+    try:
+        return graphcost.for_header(onnx_bytes, feeds)
+    except Exception:  # the cost is an extra: never a reason for ATC to fail
+        return None
 
 
 def _model_format(inputs: List[Dict[str, Any]]) -> int:
@@ -515,6 +525,11 @@ def run(argv: Sequence[str], out=None, err=None) -> int:
     except (AtcError, singleop.SingleOpError) as exc:
         print(FAILED, file=err)
         print(str(exc), file=err)
+        return 1
+    except (OverflowError, RecursionError, MemoryError) as exc:  # a number or nesting no parser above bounded
+        print(FAILED, file=err)
+        print(f"E19999: the input is too large or too deeply nested to convert ({type(exc).__name__}): check "
+              f"the numbers and shapes in the files given to atc.", file=err)
         return 1
     for note in notes:
         print(note, file=out)
