@@ -2,7 +2,8 @@
 
 ``bytes_to_ptr``/``numpy_to_ptr`` return the address *inside* the object (no copy): writes
 through the pointer change the object, and the pointer is valid only while the object lives —
-after that the simulator rejects it. ``ptr_to_bytes`` copies; ``ptr_to_numpy`` is a view.
+after that a board reads freed memory; the simulator copies what the object held and warns
+(memory.py). ``ptr_to_bytes`` copies; ``ptr_to_numpy`` is a view.
 """
 from __future__ import annotations
 
