@@ -43,7 +43,7 @@ def test_a_raising_task_fails_once_with_its_code_and_the_stream_keeps_working(re
     assert ran == [1]  # the task behind it still ran
     assert ready.rt.synchronize_stream(stream) == 0  # reported once
     assert _queue("acl.test", stream, "dvpp-like", lambda: (_ for _ in ()).throw(MemoryError("x" * 10**6)),
-                  507018) == 0
+                  fault=507018) == 0
     assert ready.rt.synchronize_stream(stream) == 507018
     assert len(ready.get_recent_err_msg()) < 2000  # a huge exception text is bounded
     assert ready.rt.synchronize_stream(stream) == 0

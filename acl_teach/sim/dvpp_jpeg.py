@@ -298,7 +298,7 @@ def dvpp_jpeg_decode_async(api, channel_desc, data, size, output_desc, stream):
             return device_fault(out, f"JPEGD: {why}")
         return _decode(bytes(region.view(offset, size)), out, soc)
 
-    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task, DEVICE_FAULT)
+    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task, fault=DEVICE_FAULT)
 
 
 __all__ = [n for n in dir() if n.startswith("dvpp_")]

@@ -118,7 +118,7 @@ def dvpp_jpeg_encode_async(api, channel_desc, input_desc, data, size, config, st
         region.view(offset, 4).view(np.uint32)[0] = len(jpeg)
         return None
 
-    return _queue(api, stream, "dvpp_jpeg_encode", task, DEVICE_FAULT)
+    return _queue(api, stream, "dvpp_jpeg_encode", task, fault=DEVICE_FAULT)
 
 
 __all__ = [n for n in dir() if n.startswith("dvpp_")]

@@ -126,7 +126,7 @@ def _run(src: PicDesc, dst: PicDesc, crop_roi: Optional[RoiConfig], paste_roi: O
 def _queue_vpc(api: str, stream: int, label: str, src: PicDesc, dst: PicDesc, crop_roi, paste_roi,
                interpolation: int, max_side: int = D.VPC_MAX) -> int:
     return _queue(api, stream, label, lambda: _run(src, dst, crop_roi, paste_roi, interpolation, max_side),
-                  DEVICE_FAULT)
+                  fault=DEVICE_FAULT)
 
 
 @binding("acl.media.dvpp_vpc_resize_async", "kkkkk", needs=CONTEXT)

@@ -63,7 +63,7 @@ def _queue_batch(api: str, stream: int, plan: List[tuple]) -> int:
             outcome = _run(s, d, roi, paste, 0, D.VPC_MAX)
             first = first or outcome
         return first
-    return _queue(api, stream, f"dvpp_vpc_batch_crop x{len(plan)}", task, DEVICE_FAULT)
+    return _queue(api, stream, f"dvpp_vpc_batch_crop x{len(plan)}", task, fault=DEVICE_FAULT)
 
 
 @binding("acl.media.dvpp_vpc_batch_crop_async", "kkOkOk", needs=CONTEXT, outs=1)

@@ -183,7 +183,7 @@ def _launch(api: str, model: opmodel.OpModel, ins: List[DataBuffer], outs: List[
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
-    return enqueue(handle, model.op, lambda: _kernel(model, ins, outs), api, KERNEL_FAILED) or 0
+    return enqueue(handle, model.op, lambda: _kernel(model, ins, outs), api, fault=KERNEL_FAILED) or 0
 
 
 def _run(api: str, op_type: str, desc_lists: Tuple[list, list], buf_lists: Tuple[list, list], attrs: Any,
