@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 PY := $(VENV)/bin/python
 
-.PHONY: demo test test-ui bench clean lab
+.PHONY: demo test test-ui test-class bench clean lab
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,17 @@ test-ui: $(VENV)/.installed-test
 	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
 	$(PY) -m pip install -q -e ".[test,ui]"
 	$(PY) -m pytest -q ui_tests
+
+# A real class on this machine (root only; creates and removes Unix accounts aclci-*): a hub, an instructor and
+# three learners, release → submit → collect → autograde → feedback, and every abuse attempt asserted to fail.
+# The class gets its own venv from Debian's Python in $(CLASS_VENV): every learner account must be able to run it.
+CLASS_VENV ?= /opt/acl-teach-class
+test-class:
+	command -v configurable-http-proxy >/dev/null || npm install -g --silent configurable-http-proxy
+	test -x $(CLASS_VENV)/bin/python || /usr/bin/python3 -m venv $(CLASS_VENV)
+	$(CLASS_VENV)/bin/python -m pip install -q --upgrade ".[classroom,test]"
+	cd / && ACL_TEACH_CLASS_RUN=1 $(CLASS_VENV)/bin/python -m pytest -q -p no:cacheprovider -o addopts="" \
+		$(CURDIR)/tests/classroom
 
 # Every benchmark's ratios, printed (a report, not a gate); QUICK=1 leaves out the notebook series (CI).
 bench: $(VENV)/.installed

@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 from typing import List, Optional
@@ -48,6 +49,8 @@ def cmd_demo(opts: argparse.Namespace) -> int:
 def cmd_classify(opts: argparse.Namespace) -> int:
     """The full flow on every image."""
     from . import classify
+    if opts.top < 1:
+        raise UserError(f"--top {opts.top}: show at least one class (--top 1 to --top 1000)")
     try:
         return classify.run(opts.paths, opts.model, opts.backend, opts.use_async, opts.top, opts.trace, opts.json,
                             recipe=opts.recipe)
@@ -67,8 +70,10 @@ def cmd_desc(opts: argparse.Namespace) -> int:
         res = resources.request_resources(0, stream=False)
         m = model.load_model(opts.model)
         d = model.query_desc(m)
-    except errors.AclError as exc:
-        raise UserError(exc.message().replace("\n", " |")) from None
+    except errors.AclError as exc:  # one short line: the call, the code and what happened (no repeated fix)
+        head = f"{exc.api} returned {exc.code} ({exc.name})"
+        what = exc.detail.split(" Fix:")[0] if exc.detail else f"{head}: {exc.info.en if exc.info else ''}"
+        raise UserError(what if what.startswith(head) else f"{head}: {what}") from None
     print(f"model {opts.model} (model_id {m.model_id})")
     print(d.table())
     for t in d.inputs + d.outputs:
@@ -123,6 +128,19 @@ def trust_notebooks(folder: str) -> int:
     return signed
 
 
+def _check_port(port: int) -> None:
+    """Refuse a port JupyterLab cannot listen on (out of range, or taken) before starting it."""
+    import socket
+    if not 1 <= port <= 65535:
+        raise UserError(f"--port {port}: a port is a number from 1 to 65535 (JupyterLab's default is 8888)")
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            raise UserError(f"--port {port}: the port is in use (another JupyterLab?); choose another one, "
+                            f"or leave --port out") from None
+
+
 def cmd_lab(opts: argparse.Namespace) -> int:
     """Start JupyterLab on the notebooks: the repository's in a checkout, else a workspace copy (--dir).
 
@@ -133,8 +151,10 @@ def cmd_lab(opts: argparse.Namespace) -> int:
     lang = getattr(opts, "lang", None) or "en"
     # the jupyter beside this Python first (its kernel has acl_teach even when the venv is not activated)
     exe = shutil.which(os.path.join(os.path.dirname(sys.executable), "jupyter")) or shutil.which("jupyter")
-    if exe is None:
-        raise UserError("JupyterLab is not installed: pip install jupyterlab (make test installs it into .venv)")
+    if exe is None or importlib.util.find_spec("jupyterlab") is None:
+        raise UserError('JupyterLab is not installed: pip install "acl-teach[lab]" (or, in a checkout, make lab)')
+    if opts.port is not None:
+        _check_port(opts.port)
     folder = assets.notebooks_dir()
     package = os.path.dirname(os.path.abspath(__file__))
     if lang == "zh" and not os.path.isdir(os.path.join(folder, "zh")):
@@ -151,7 +171,7 @@ def cmd_lab(opts: argparse.Namespace) -> int:
     trust_notebooks(folder)
     argv = [exe, "lab", f"--notebook-dir={folder}"]
     if opts.port is not None:
-        argv.append(f"--port={opts.port}")
+        argv += [f"--port={opts.port}", "--ServerApp.port_retries=0"]  # this port or a clear failure, no other
     if opts.no_browser:
         argv.append("--no-browser")
     if opts.allow_root or getattr(os, "geteuid", lambda: -1)() == 0:
@@ -173,6 +193,12 @@ def cmd_course(opts: argparse.Namespace) -> int:
           f"({names[0]} … {names[-1]})")
     print(f"next: cd {opts.dir} && nbgrader generate_assignment {names[0]}   (see docs/instructor.md)")
     return 0
+
+
+def cmd_classroom(opts: argparse.Namespace) -> int:
+    """A class on this server (JupyterHub + nbgrader): acl_teach/classroom, docs/instructor.md."""
+    from .classroom import cli as classroom_cli
+    return classroom_cli.run(opts, UserError)
 
 
 def cmd_fetch(opts: argparse.Namespace) -> int:
@@ -236,6 +262,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=int, default=180, metavar="S", help="seconds a cell may run when nbgrader "
                    "executes a notebook (ExecutePreprocessor.timeout)")
     p.set_defaults(func=cmd_course)
+    from .classroom import cli as classroom_cli
+    classroom_cli.add_parser(sub).set_defaults(func=cmd_classroom)
     return parser
 
 

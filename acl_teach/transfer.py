@@ -62,6 +62,15 @@ def _check_size(data: np.ndarray, size: int, desc: Optional[Desc], index: int) -
 def copy_to_device(data: Union[np.ndarray, bytes], inputs: Dataset, index: int = 0,
                    resources: Optional[Resources] = None, desc: Optional[Desc] = None) -> Copy:
     """bytes_to_ptr(data) + memcpy into input buffer ``index`` (the bytes object lives until the copy ends)."""
+    if not isinstance(inputs, Dataset):
+        raise TypeError(f"copy_to_device copies into a dataset: pass the one at.build_dataset(desc, 'input') "
+                        f"returned as the second argument (got {type(inputs).__name__})")
+    if not isinstance(data, (np.ndarray, bytes, bytearray, memoryview)):
+        raise TypeError(f"copy_to_device copies a NumPy array or bytes (got {type(data).__name__}): "
+                        f"at.preprocess(path) gives the array")
+    if not isinstance(index, int) or not 0 <= index < len(inputs.buffers):
+        raise IndexError(f"input index {index!r}: this dataset has {len(inputs.buffers)} buffer(s), "
+                         f"indices 0 to {len(inputs.buffers) - 1}")
     array = np.ascontiguousarray(data) if isinstance(data, np.ndarray) else np.frombuffer(data, np.uint8)
     buf = inputs.buffers[index]
     _check_size(array, buf.size, desc, index)

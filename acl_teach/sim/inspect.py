@@ -11,6 +11,7 @@ import sys
 from typing import List, Optional
 
 from .ledger import Entry
+from . import procmem
 from .memory import DEVICE_BASE, space
 from .process import unreleased
 from .state import Config, SimWarning, replace_state, state
@@ -20,7 +21,7 @@ AVAILABLE = True  # the simulator can answer every question here
 
 def read(ptr: int, size: int) -> bytes:
     """``size`` bytes at ``ptr`` (host or device memory); ValueError says why when they are not all there."""
-    region, offset, why = space().resolve(ptr, size)
+    region, offset, why = space().resolve(ptr, size, quiet=True)
     if region is None:
         raise ValueError(why)
     return region.view(offset, size).tobytes()
@@ -30,6 +31,11 @@ def where(ptr: int) -> str:
     """'device memory', 'host memory' or 'unknown (freed or never allocated)'."""
     found = space().find(ptr)
     if found is None:
+        sp = space()
+        if sp.find_dead_user(ptr) is not None:
+            return "host memory (of an object that has died)"
+        if ptr < DEVICE_BASE and sp.find_freed(ptr, 1) is None and procmem.check_range(ptr, 1, False) is None:
+            return "host memory (a raw pointer)"
         return "unknown (freed or never allocated)"
     return "device memory" if found[0].on_device and found[0].base >= DEVICE_BASE else "host memory"
 

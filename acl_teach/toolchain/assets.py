@@ -75,19 +75,42 @@ def labels() -> List[str]:
         return fh.read().splitlines()
 
 
-def _digest(path: str, flags: List[str]) -> str:
-    """Cache key of an emulator OM: the ONNX bytes, the flags and the emulator's output format."""
-    h = hashlib.sha256(f"om{om.FORMAT_VERSION}-portable-command".encode())
+def shared_cache_dir() -> Optional[str]:
+    """A class's read-only OM cache (ACL_TEACH_SHARED_CACHE, built once by `acl-teach classroom cache`), or None."""
+    path = os.environ.get("ACL_TEACH_SHARED_CACHE")
+    return path if path and os.path.isdir(path) else None
+
+
+def _file_digest(path: str) -> str:
+    """SHA-256 of a file's bytes: what a cache key holds instead of the file's (install-dependent) path."""
+    h = hashlib.sha256()
     with open(path, "rb") as fh:
         for chunk in iter(lambda: fh.read(1 << 20), b""):
             h.update(chunk)
-    h.update("\0".join(flags).encode())
+    return h.hexdigest()
+
+
+def _portable(flag: str) -> str:
+    """A flag with a file's path replaced by its content digest, so a key is the same wherever acl-teach lives."""
+    key, sep, value = flag.partition("=")
+    return f"{key}=sha256:{_file_digest(value)}" if sep and os.path.isfile(value) else flag
+
+
+def _digest(path: str, flags: List[str]) -> str:
+    """Cache key of an emulator OM: the ONNX bytes, the flags (files by content) and the emulator's format."""
+    h = hashlib.sha256(f"om{om.FORMAT_VERSION}-portable-command".encode())
+    h.update(_file_digest(path).encode())
+    h.update("\0".join(_portable(f) for f in flags).encode())
     return h.hexdigest()[:12]
 
 
 def _emulated(onnx_path: str, flags: List[str], name: str) -> str:
-    """Build with the ATC emulator (cached by the ONNX bytes and flags)."""
-    out = os.path.join(cache_dir(), f"{name}-{_digest(onnx_path, flags)}")
+    """Build with the ATC emulator (cached by the ONNX bytes and flags); a class's shared cache is read first."""
+    stem = f"{name}-{_digest(onnx_path, flags)}"
+    shared = shared_cache_dir()
+    if shared and os.path.isfile(os.path.join(shared, stem + ".om")):
+        return os.path.join(shared, stem + ".om")
+    out = os.path.join(cache_dir(), stem)
     if not os.path.isfile(out + ".om"):
         argv = [f"--model={onnx_path}", "--framework=5", f"--output={out}"] + flags
         atc.build(atc.parse_flags(argv), "atc " + " ".join(argv))
@@ -154,6 +177,9 @@ def op_model_dir(backend: str = "sim", soc: Optional[str] = None) -> str:
     `atc --singleop` on board.TOP1_OPS: the emulator's for the simulator, CANN's atc for a board."""
     if backend == "sim":
         from . import singleop
+        shared = shared_cache_dir()
+        if shared and singleop.is_built(board.TOP1_OPS, os.path.join(shared, "op_models", "sim"), soc or SIM_SOC):
+            return os.path.join(shared, "op_models", "sim")
         return singleop.build_cached(board.TOP1_OPS, os.path.join(cache_dir(), "op_models", "sim"), soc or SIM_SOC)
     if not soc:
         raise ValueError("building operator models for a real NPU needs its SoC name: acl.get_soc_name()")

@@ -433,12 +433,22 @@ def _read_text(path: str) -> str:
         return ""
 
 
+def _stamp(ops: List[Dict[str, Any]], soc: str) -> str:
+    """What built.json holds: the op list, the SoC and the file format."""
+    return json.dumps({"ops": ops, "soc": soc, "format_version": opmodel.FORMAT_VERSION}, sort_keys=True)
+
+
+def is_built(ops: List[Dict[str, Any]], folder: str, soc: str) -> bool:
+    """True if ``folder`` already holds ``ops`` compiled for ``soc`` in this format (a read-only cache is enough)."""
+    return _read_text(os.path.join(folder, "built.json")) == _stamp(ops, soc)
+
+
 def build_cached(ops: List[Dict[str, Any]], folder: str, soc: str) -> str:
     """``folder`` holding ``ops`` compiled (once per op list and file format; rebuilt when either changes).
 
     Built in a staging folder and renamed into place, so a reader never sees half a folder.
     """
-    stamp = json.dumps({"ops": ops, "soc": soc, "format_version": opmodel.FORMAT_VERSION}, sort_keys=True)
+    stamp = _stamp(ops, soc)
     if _read_text(os.path.join(folder, "built.json")) == stamp:
         return folder
     staging = f"{folder}.tmp-{os.getpid()}"

@@ -46,7 +46,8 @@ import numpy as np
 
 # %%
 import json, os, tempfile
-config = os.path.join(tempfile.mkdtemp(), "acl.json")
+workdir = tempfile.TemporaryDirectory()   # removed when the kernel stops
+config = os.path.join(workdir.name, "acl.json")
 with open(config, "w") as fh:
     json.dump({}, fh)                 # {}: keep every default (no dump, no profiling)
 ret = acl.init(config)                # acl.init() without an argument does the same

@@ -66,7 +66,7 @@ from acl_teach.lab import check_ret
 # that takes the same flags and writes a simulator OM (a description plus the ONNX graph). **On a board** the
 # same cell runs CANN's own `atc` with the same flags, which compiles for the real chip:
 # ```
-# atc --model=efficientnet_lite0.onnx --framework=5 --output=/tmp/acl_teach_nb02 \
+# atc --model=efficientnet_lite0.onnx --framework=5 --output=efficientnet_lite0 \
 #     --soc_version=Ascend310B4 --input_fp16_nodes=data --output_type=FP32
 # ```
 # The two kinds of OM are not interchangeable: a board refuses the emulator's file and the simulator refuses
@@ -79,20 +79,21 @@ from acl_teach.lab import check_ret
 # **在模拟器上**，下面的单元格运行 `acl-teach atc`：一个接受相同参数、生成模拟器 OM（模型描述加 ONNX 图）的模拟工具。
 # **在开发板上**，同一个单元格用相同参数运行 CANN 自带的 `atc`，为真实芯片编译：
 # ```
-# atc --model=efficientnet_lite0.onnx --framework=5 --output=/tmp/acl_teach_nb02 \
+# atc --model=efficientnet_lite0.onnx --framework=5 --output=efficientnet_lite0 \
 #     --soc_version=Ascend310B4 --input_fp16_nodes=data --output_type=FP32
 # ```
 # 两种 OM 不能混用：开发板拒绝模拟器生成的文件，模拟器也拒绝真实的 OM（所以 `at.models.*` 总是用当前后端对应的转换工具构建模型）。
 
 # %%
-import os, subprocess, sys
+import os, subprocess, sys, tempfile
 from acl_teach.toolchain import assets
 onnx_path = assets.default_onnx()          # the shipped EfficientNet-Lite0 ONNX file
-flags = [f"--model={onnx_path}", "--framework=5", "--output=/tmp/acl_teach_nb02",
+workdir = tempfile.TemporaryDirectory()    # this kernel's own folder (removed when the kernel stops)
+flags = [f"--model={onnx_path}", "--framework=5", "--output=efficientnet_lite0",
          f"--soc_version={acl.get_soc_name()}", "--input_fp16_nodes=data", "--output_type=FP32"]
 atc = [sys.executable, "-m", "acl_teach", "atc"] if lab.on_simulator() else ["atc"]   # the emulator / CANN's atc
 print("atc", f"--model={os.path.basename(onnx_path)}", *flags[1:])
-print(subprocess.run(atc + flags, capture_output=True, text=True).stdout)
+print(subprocess.run(atc + flags, capture_output=True, text=True, cwd=workdir.name).stdout)
 
 # %% [markdown] tags=["lang:en"]
 # ## Load from a file
@@ -109,7 +110,7 @@ print(subprocess.run(atc + flags, capture_output=True, text=True).stdout)
 # [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)、[`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) 和 [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)（第 01 节）。
 
 # %%
-om_path = "/tmp/acl_teach_nb02.om"
+om_path = os.path.join(workdir.name, "efficientnet_lite0.om")
 check_ret("acl.init", acl.init())
 check_ret("acl.rt.set_device", acl.rt.set_device(0))
 context, ret = acl.rt.create_context(0)

@@ -174,7 +174,8 @@ except at.AclError as err:
 # %%
 import onnx, os, tempfile
 from onnx import TensorProto, helper
-tmp = tempfile.mkdtemp()
+workdir = tempfile.TemporaryDirectory()   # removed when the kernel stops
+tmp = workdir.name
 ins = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 4]) for n in ("image", "mask")]
 outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 4]) for n in ("sum", "masked")]
 graph = helper.make_graph([helper.make_node("Add", ["image", "mask"], ["sum"], name="add"),

@@ -87,7 +87,8 @@ LedgerView()     # alive now: the model and its desc, and the runtime resources 
 
 # %%
 import os, subprocess, sys, tempfile
-leaky = os.path.join(tempfile.mkdtemp(), "leaky.py")
+workdir = tempfile.TemporaryDirectory()   # removed when the kernel stops
+leaky = os.path.join(workdir.name, "leaky.py")
 with open(leaky, "w") as fh:
     fh.write("import acl\nimport acl_teach.models as models\n"
              "acl.init(); acl.rt.set_device(0)\n"

@@ -173,7 +173,8 @@ _ = at.unload_model(model, d)
 # %%
 import onnx, os, tempfile
 from onnx import TensorProto, helper
-tmp = tempfile.mkdtemp()
+workdir = tempfile.TemporaryDirectory()   # removed when the kernel stops
+tmp = workdir.name
 x_info = helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 3, "h", "w"])
 y_info = helper.make_tensor_value_info("mean", TensorProto.FLOAT, [1, 3, 1, 1])
 graph = helper.make_graph([helper.make_node("GlobalAveragePool", ["image"], ["mean"], name="gap")], "hw",

@@ -44,7 +44,8 @@ from acl_teach.lab import check_ret
 # %%
 import onnx, os, tempfile
 from onnx import TensorProto, helper
-tmp = tempfile.mkdtemp()
+workdir = tempfile.TemporaryDirectory()   # removed when the kernel stops
+tmp = workdir.name
 a = helper.make_tensor_value_info("image", TensorProto.FLOAT, [1, 8])
 b = helper.make_tensor_value_info("mask", TensorProto.FLOAT, [1, 8])
 outs = [helper.make_tensor_value_info(n, TensorProto.FLOAT, [1, 8]) for n in ("sum", "product")]
