@@ -29,6 +29,7 @@ def missing() -> str:
     from acl_teach import sim
     if not hasattr(sim.media, "vdec_create_channel"):
         return "the simulator has no VDEC (acl.media.vdec_*) yet"
+    sim.install(force=True)  # the example program does `import acl`, as on a board
     try:
         import av  # noqa: F401
         from acl_teach.examples import video_classify  # noqa: F401
@@ -47,7 +48,6 @@ def ours(path: str, om: str, frames: int) -> list:
     """The example's VideoClassifier on the simulator: top-1 of each decoded frame."""
     from acl_teach import sim
     sim.reset(sim.Config(explain=False))
-    sim.install(force=True)
     from acl_teach.examples import video_classify
     net = video_classify.VideoClassifier(om)
     try:

@@ -205,14 +205,16 @@ def start_from_config(api: str, section: Any) -> int:
 
 def _model_ran(model_id: int, start_us: float, cost: Any, lane: str) -> None:
     """MODEL_HOOKS entry: operator slices for the timeline, and records for a subscribed model's pipe."""
+    prof, timeline = profiler(), clock()
+    sub = state().lookup(prof.subscriptions.get(model_id, 0), SubscribeConfig)
+    if sub is None and not timeline.recording:
+        return  # nobody collects: no per-operator work on every execute (thousands of ops a run)
     t = start_us + LAUNCH_US + cost.weight_bytes / DEVICE_BYTES_PER_US
     placed = []
     for i, op in enumerate(cost.ops):
         placed.append((i, op, t))
-        clock().log(op.name, "op", lane, t, op.us, {"type": op.op_type, "model_id": model_id})
+        timeline.log(op.name, "op", lane, t, op.us, {"type": op.op_type, "model_id": model_id})
         t += op.us
-    prof = profiler()
-    sub = state().lookup(prof.subscriptions.get(model_id, 0), SubscribeConfig)
     if sub is None:
         return
     data = b"".join(OP_DESC.pack(OP_MAGIC, model_id, i, 0, int(t0 * 1000), int((t0 + op.us) * 1000),
