@@ -60,10 +60,32 @@ def _node_macs(node: Any, shapes: Dict[str, List[int]]) -> float:
     return float(n_out)
 
 
+def _inferred(model: Any, onnx_bytes: Any) -> Any:
+    """``model`` with ONNX shape inference's value_info: first without the weights' bytes (only their dims
+    matter; strict, so a node that needed a value falls back), else the whole graph as it was given.
+    With ``onnx_bytes`` (the same graph, serialised) ``model`` itself is stripped: the fallback reads the bytes."""
+    from onnx import shape_inference
+    light = model
+    if onnx_bytes is None:  # the fallback below needs the weights: strip a copy
+        light = type(model)()
+        light.CopyFrom(model)
+    for init in light.graph.initializer:
+        if len(init.raw_data) > 4096:  # a weight: shape inference reads its dims only
+            init.ClearField("raw_data")
+    try:
+        return shape_inference.infer_shapes(light, strict_mode=True)
+    except Exception:  # a node wanted a weight's values, or the graph has a node inference cannot type
+        pass
+    try:
+        return shape_inference.infer_shapes(onnx_bytes if onnx_bytes is not None else model)
+    except Exception:  # an unusual graph: cost by weights and outputs only
+        return model
+
+
 def analyse(onnx_bytes: bytes, input_shapes: Dict[str, Sequence[int]]) -> RunCost:
     """The cost of one run of the graph with these input shapes."""
     import onnx  # first run of each model and shape only
-    from onnx import numpy_helper, shape_inference
+    from onnx import numpy_helper
     model = onnx.load_from_string(onnx_bytes)
     fixed = True  # the graph already states these input shapes: infer from its bytes (no 18 MB re-serialising)
     for inp in model.graph.input:
@@ -74,17 +96,14 @@ def analyse(onnx_bytes: bytes, input_shapes: Dict[str, Sequence[int]]) -> RunCos
             for d, v in zip(dims, input_shapes[inp.name]):
                 d.ClearField("dim_param")
                 d.dim_value = int(v)
-    try:
-        model = shape_inference.infer_shapes(onnx_bytes if fixed else model)
-    except Exception:  # an unusual graph: cost by weights and outputs only
-        pass
+    weight_bytes = sum(numpy_helper.to_array(init).nbytes if init.raw_data == b"" else len(init.raw_data)
+                       for init in model.graph.initializer)
+    model = _inferred(model, onnx_bytes if fixed else None)
     shapes: Dict[str, List[int]] = {}
     for vi in list(model.graph.input) + list(model.graph.value_info) + list(model.graph.output):
         shapes[vi.name] = _dims(vi.type)
-    weight_bytes = 0
     for init in model.graph.initializer:
         shapes[init.name] = list(init.dims)
-        weight_bytes += numpy_helper.to_array(init).nbytes if init.raw_data == b"" else len(init.raw_data)
     ops = []
     for i, node in enumerate(model.graph.node):
         out = shapes.get(node.output[0]) if node.output else None
