@@ -44,12 +44,13 @@ test-ui: $(VENV)/.installed-test
 
 # A real class on this machine (root only; creates and removes Unix accounts aclci-*): a hub, an instructor and
 # three learners, release → submit → collect → autograde → feedback, and every abuse attempt asserted to fail.
-# The class gets its own venv from Debian's Python in $(CLASS_VENV): every learner account must be able to run it.
+# The class gets its own venv from Debian's Python in $(CLASS_VENV) (every learner account must be able to run it),
+# made by deploy/singleuser/install.sh, the same steps the single-user image runs.
 CLASS_VENV ?= /opt/acl-teach-class
 test-class:
 	command -v configurable-http-proxy >/dev/null || npm install -g --silent configurable-http-proxy
-	test -x $(CLASS_VENV)/bin/python || /usr/bin/python3 -m venv $(CLASS_VENV)
-	$(CLASS_VENV)/bin/python -m pip install -q --upgrade ".[classroom,test]"
+	sh deploy/singleuser/install.sh . $(CLASS_VENV)   # the single-user image's own install steps
+	$(CLASS_VENV)/bin/python -m pip install -q "pytest>=7.0"
 	cd / && ACL_TEACH_CLASS_RUN=1 $(CLASS_VENV)/bin/python -m pytest -q -p no:cacheprovider -o addopts="" \
 		$(CURDIR)/tests/classroom
 

@@ -12,7 +12,7 @@ PYACL_OP_NAMES = {"set_model_dir", "create_attr", "destroy_attr", "set_attr_bool
                   "set_attr_string", "set_attr_list_bool", "set_attr_list_int", "set_attr_list_float",
                   "set_attr_list_string", "set_attr_list_list_int", "set_attr_data_type", "set_attr_list_data_type",
                   "execute", "execute_v2", "cast", "create_handle", "create_handle_for_cast", "destroy_handle",
-                  "execute_with_handle"}
+                  "execute_with_handle", "load", "infer_shape", "update_params"}
 ADD = op("Add", [tensor("float32", [2, 3]), tensor("float32", [2, 3])], [tensor("float32", [2, 3])])
 CAST = op("Cast", [tensor("float32", [3])], [tensor("int32", [3])], {"dst_type": ("int", 3)})
 

@@ -22,7 +22,7 @@ import importlib.util
 import sys
 from typing import List, Optional
 
-from . import constants, mdl, media, op, prof, rt, util  # noqa: F401  (acl.rt / util / mdl / op / media / prof)
+from . import blas, constants, mdl, media, op, prof, rt, util  # noqa: F401  (acl.rt / util / mdl / op / media / prof / blas)
 from .constants import *  # noqa: F401,F403  (pyACL's constants at top level, as in acllite)
 from .databuffer import (create_data_buffer, destroy_data_buffer, get_data_buffer_addr,  # noqa: F401
                          get_data_buffer_size, get_data_buffer_size_v2, update_data_buffer)
@@ -35,7 +35,7 @@ from .opdesc import (create_tensor_desc, data_type_size, destroy_tensor_desc, ge
 from .process import app_log, finalize, get_recent_err_msg, get_soc_name, get_version, init, leak_report  # noqa
 from .state import Config, SimulatorFault, SimWarning, replace_state, state  # noqa: F401
 
-_SUBMODULES = ("rt", "util", "mdl", "op", "media", "prof")
+_SUBMODULES = ("rt", "util", "mdl", "op", "media", "prof", "blas")
 
 
 def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,

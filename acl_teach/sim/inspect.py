@@ -21,6 +21,10 @@ AVAILABLE = True  # the simulator can answer every question here
 
 def read(ptr: int, size: int) -> bytes:
     """``size`` bytes at ``ptr`` (host or device memory); ValueError says why when they are not all there."""
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise ValueError(f"size must be a byte count >= 0, not {size!r}")
+    if size == 0:
+        return b""
     region, offset, why = space().resolve(ptr, size, quiet=True)
     if region is None:
         raise ValueError(why)
@@ -53,6 +57,18 @@ def warnings() -> List[SimWarning]:
 def leaks() -> List[Entry]:
     """Resources never released by their own call: still alive, or reclaimed only by reset/finalize."""
     return unreleased()
+
+
+def trace_files() -> List[str]:
+    """The timeline files acl.prof (or acl.init's profiler section) wrote in this process, in order."""
+    prof = state().subsystems.get("profiler")
+    return list(prof.written) if prof is not None else []
+
+
+def simulated_time_us() -> float:
+    """The simulated host clock (µs): how much simulated device time the program has waited for so far."""
+    clock = state().subsystems.get("clock")
+    return clock.host_us if clock is not None else 0.0
 
 
 def model_header(model_id: int) -> Optional[dict]:

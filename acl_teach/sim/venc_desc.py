@@ -184,6 +184,9 @@ def _param_value(param: Any, letter: str) -> int:
 def venc_set_channel_desc_param(api, channel_desc, param_type, param):
     """Set one field by aclvencChannelDescParamType: the callback, an address, a thread id or a uint32."""
     if param_type == V.ACL_VENC_CALLBACK_PTR:
+        if not callable(param):  # the binding sets TypeError yet returns a value: CPython turns that into SystemError
+            raise SystemError("<built-in function venc_set_channel_desc_param> returned a result with an exception "
+                              "set") from TypeError("parameter must be callable")
         return _set_callback(api, channel_desc, param)
     letter = "k" if param_type == V.ACL_VENC_BUF_ADDR_PTR else "K" if param_type == V.ACL_VENC_THREAD_ID_UINT64 else "I"
     value = _param_value(param, letter)
