@@ -620,6 +620,7 @@ def run_program(seed, paths, strict, length):
         gc.collect()
 
 
+@pytest.mark.heavy  # 150 random programs: scheduled early (tests/xdist_groups.py)
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # numpy_to_ptr's, as pyACL warns
 @settings(max_examples=150, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
