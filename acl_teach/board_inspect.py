@@ -46,6 +46,11 @@ def leaks() -> Optional[List]:
     return None
 
 
+def model_header(model_id: int) -> None:
+    """None: a real OM's header is CANN's own; the caller reads the model's sidecar recipe instead."""
+    return None
+
+
 def reset(config=None, explain=None) -> None:
     """A real process cannot be reset from Python; nothing to do."""
 

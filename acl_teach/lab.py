@@ -49,13 +49,35 @@ def checker(fn: Callable[..., Feedback]) -> Callable[..., Feedback]:
 
     @functools.wraps(fn)
     def guarded(*args: Any, **kwargs: Any) -> Feedback:
+        before = _live_host_objects()
         try:
             return fn(*args, **kwargs)
         except Exception as exc:  # a handle from another process, a freed buffer, …: still an answer to explain
             return _no(f"the checker could not inspect your answer ({type(exc).__name__}: {exc}); check the "
                        "arguments you passed.",
                        f"检查器无法检查你的答案（{type(exc).__name__}: {exc}）；请检查你传入的参数。")
+        finally:
+            _destroy_host_objects(before)
     return guarded
+
+
+_HOST_OBJECTS = {"dataset": ("mdl", "destroy_dataset"), "data buffer": (None, "destroy_data_buffer")}
+
+
+def _live_host_objects() -> set:
+    """Datasets and data buffers alive now: host objects that outlive acl.finalize, as on a board."""
+    try:
+        return {(e.kind, e.handle) for e in backend.inspector().live(include_init=True) if e.kind in _HOST_OBJECTS}
+    except Exception:  # noqa: BLE001 - a backend without a ledger (a board): nothing to tidy
+        return set()
+
+
+def _destroy_host_objects(before: set) -> None:
+    """Destroy the datasets/data buffers the judged code left behind, so the next check starts clean."""
+    acl = backend.acl()
+    for kind, handle in _live_host_objects() - before:
+        module, name = _HOST_OBJECTS[kind]
+        getattr(getattr(acl, module) if module else acl, name)(handle)
 
 
 def _ok(en: str, zh: str) -> Feedback:

@@ -50,6 +50,7 @@ class Session:
         self.timings_ms: Dict[str, float] = {}
         self.init = self.resources = self.model = self.desc = self.inputs = self.outputs = None
         self._owns_resources = True  # False when the learner had live resources before the session
+        self._own: Any = None  # the loaded model's own recipe (or the RecipeError looking it up raised), once per load
 
     def _timed(self, stage: str, fn, *args, **kwargs):
         t0 = time.perf_counter()
@@ -65,7 +66,7 @@ class Session:
 
     def open(self) -> "Session":
         """Run the set-up steps (releasing what was made if one fails)."""
-        self._setup, self._image, self._release = [], [], []
+        self._setup, self._image, self._release, self._own = [], [], [], None
         if self.backend_name:
             backend.use(self.backend_name)
         if self.model_path is not None:
@@ -82,8 +83,9 @@ class Session:
             self.desc = self._timed("load", query_desc, self.model)
             self.inputs = self._timed("load", build_dataset, self.desc, "input")
             self.outputs = self._timed("load", build_dataset, self.desc, "output")
+            self._own = _own_recipe(self.model_path, backend.inspector().model_header(self.model.model_id))
             if self.image_problem() is None:  # refuse now, not at the first image, when the recipe is unknown
-                self.recipe = recipes.resolve(self.recipe, self.model_path)
+                self.recipe = recipes.resolve(self.recipe, self.model_path, self._own_recipe)
         except BaseException:
             self.close()
             raise
@@ -95,6 +97,12 @@ class Session:
             raise FileNotFoundError(f"model {self.model_path!r} does not exist")
         if self.labels is None:
             self.labels = models.labels()
+
+    def _own_recipe(self) -> Optional[Dict[str, Any]]:
+        """The loaded model's own recipe as looked up at load (a bad sidecar's RecipeError is raised again)."""
+        if isinstance(self._own, recipes.RecipeError):
+            raise self._own
+        return self._own
 
     def __enter__(self) -> "Session":
         return self.open()
@@ -118,7 +126,7 @@ class Session:
         real_inputs = [t for t in self.desc.inputs if t.name != ACL_DYNAMIC_TENSOR_NAME]
         nhwc = first.format == ACL_FORMAT_NHWC
         channels = first.dims[1] if not nhwc else (first.dims[3] if len(first.dims) == 4 else 0)
-        if _dvpp_fed(self.model_path) or _yuv420sp_input(first):
+        if _dvpp_fed(self._own) or _yuv420sp_input(first):
             return (f"{self.model_path} has AIPP: it takes a DVPP picture (YUV420SP uint8), not a host tensor. "
                     f"Feed it with acl_teach.media: decode_jpeg -> apply_recipe -> picture_dataset -> execute "
                     f"(notebook 14 shows every call).")
@@ -132,7 +140,7 @@ class Session:
     def classify(self, image: Any, k: int = 5, use_async: bool = False) -> Result:
         """Preprocess -> H2D -> execute -> D2H -> top-k, with per-stage timings."""
         self.check_image_model()
-        self.recipe = recipes.resolve(self.recipe, self.model_path)
+        self.recipe = recipes.resolve(self.recipe, self.model_path, self._own_recipe)
         t: Dict[str, float] = {}
         t0 = time.perf_counter()
         first = self.desc.inputs[0]
@@ -183,13 +191,17 @@ class Session:
         return "\n".join(s.code() for s in self.steps if s.calls)
 
 
-def _dvpp_fed(model_path: str) -> bool:
-    """Whether the model's recipe says its input is a DVPP picture for AIPP (a bad recipe file is not that)."""
+def _own_recipe(model_path: str, header: Optional[Dict[str, Any]]) -> Any:
+    """The model's own recipe from its sidecar or the header it was loaded with; a bad sidecar's error, kept."""
     try:
-        found = recipes.recipe_for(model_path)
-    except recipes.RecipeError:
-        return False
-    return bool(found) and found.get("input") == "YUV420SP_U8"
+        return recipes.recipe_for(model_path, header)
+    except recipes.RecipeError as exc:
+        return exc
+
+
+def _dvpp_fed(own: Any) -> bool:
+    """Whether the model's own recipe says its input is a DVPP picture for AIPP (a bad recipe file is not that)."""
+    return isinstance(own, dict) and own.get("input") == "YUV420SP_U8"
 
 
 def _yuv420sp_input(tensor) -> bool:

@@ -54,7 +54,9 @@ def test_space_separated_flags_work(tmp_path):
     (["--input_shape=a:-1,4;b:-1,4", "--dynamic_batch_size=1,2", "--dynamic_image_size=1,1;2,2"],
      "cannot be used together"),
     (["--input_fp16_nodes=zzz"], "not an input"),
-    (["--output_type=sum:0:FP16"], "[--output_type] is invalid"),
+    (["--output_type=nope:0:FP16"], "does not have"),
+    (["--output_type=add0:x:FP16"], "[--output_type] is invalid"),
+    (["--precision_mode=fastest"], "[--precision_mode] is invalid"),
     (["--input_shape=a:1,5;b:1,5"], None),
     (["--input_shape=a:1,5"], "E19010: the graph could not be compiled"),
 ])
@@ -102,3 +104,57 @@ def test_dynamic_batch_desc(tiny_models):
     assert header["inputs"][2]["size"] == 8
     assert header["dynamic"] == {"kind": "batch", "gears": [[1], [2], [4]]}
     assert header["outputs"][0]["gear_dims"] == {"1": [1, 4], "2": [2, 4], "4": [4, 4]}
+
+
+# -- issue 18 over-strict 7: what the samples' READMEs pass to ATC -------------------------------------------
+def test_readme_flags_without_effect_are_accepted_and_say_so(tmp_path):
+    """The cartoonization README: --save_original_model=false --precision_mode=allow_fp32_to_fp16."""
+    src = make_onnx(tmp_path / "m.onnx")
+    code, out, err = run([f"--model={src}", "--framework=5", f"--output={tmp_path / 'm'}", "--soc_version=Ascend310",
+                          "--output_type=FP32", "--save_original_model=false", "--precision_mode=allow_fp32_to_fp16",
+                          f"--check_report={tmp_path / 'report.json'}", "--op_select_implmode=high_precision"])
+    assert code == 0, err
+    for flag in ("--save_original_model=false", "--precision_mode=allow_fp32_to_fp16", "--check_report=",
+                 "--op_select_implmode=high_precision"):
+        assert flag in out and "no effect on the simulator" in out
+    assert not (tmp_path / "report.json").exists()  # nothing written but the OM
+
+
+def test_gflags_spellings(tmp_path):
+    """ATC parses gflags: -flag=value, -flag value, --flag value, and --flag / --noflag for booleans."""
+    src = make_onnx(tmp_path / "m.onnx")
+    code, out, err = run(["-model=" + src, "-framework", "5", "--output", str(tmp_path / "m"), "-soc_version=Ascend310",
+                          "-output_type=FP16", "--save_original_model", "--noenable_small_channel"])
+    assert code == 0, err
+    header = om.read(str(tmp_path / "m.om")).header
+    assert {o["data_type"] for o in header["outputs"]} == {1}   # FP16 everywhere
+    assert atc.parse_flags(["--save_original_model"]) == {"save_original_model": "true"}
+    assert atc.parse_flags(["--nosave_original_model"]) == {"save_original_model": "false"}
+    with pytest.raises(atc.AtcError, match="missing"):
+        atc.parse_flags(["-model", "--framework=5"])
+
+
+def test_output_type_per_output(tmp_path):
+    """--output_type=node:index:TYPE;… (the samples' detection models keep one output fp32, one fp16)."""
+    src = make_onnx(tmp_path / "m.onnx")
+    code, _, err = run([f"--model={src}", "--framework=5", f"--output={tmp_path / 'm'}", "--soc_version=Ascend310",
+                        "--output_type=add0:0:FP16;mul0:0:FP32"])
+    assert code == 0, err
+    types = {o["onnx_name"]: o["data_type"] for o in om.read(str(tmp_path / "m.om")).header["outputs"]}
+    assert types == {"sum": 1, "scaled": 0}
+
+
+def test_ndhwc_input_format_for_a_5d_input(tmp_path):
+    """The 3D gesture README: --input_shape="X:1,16,112,112,3" --input_format=NDHWC."""
+    import onnx
+    from onnx import TensorProto, helper
+    x = helper.make_tensor_value_info("X", TensorProto.FLOAT, [1, 4, 8, 8, 3])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 3])
+    node = helper.make_node("ReduceMean", ["X"], ["y"], axes=[1, 2, 3], keepdims=0)
+    model = helper.make_model(helper.make_graph([node], "g", [x], [y]), opset_imports=[helper.make_opsetid("", 13)])
+    model.ir_version = 8
+    onnx.save(model, str(tmp_path / "g.onnx"))
+    code, _, err = run([f"--model={tmp_path / 'g.onnx'}", "--framework=5", f"--output={tmp_path / 'g'}",
+                        "--soc_version=Ascend310", "--input_shape=X:1,4,8,8,3", "--input_format=NDHWC"])
+    assert code == 0, err
+    assert om.read(str(tmp_path / "g.om")).header["inputs"][0]["format"] == 27  # ACL_FORMAT_NDHWC

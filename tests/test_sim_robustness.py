@@ -563,7 +563,8 @@ def check_ledger(finalized=False):
     """What the ledger calls alive is alive, and device memory charged is exactly what is live."""
     state = sim.state()
     memory = state.memory or MemorySpace()
-    charged = sum(MemorySpace.charge(r.size) for r in memory.allocs.values() if r.on_device)
+    charged = sum(MemorySpace.charge(r.requested if r.requested >= 0 else r.size)
+                  for r in memory.allocs.values() if r.on_device)
     assert memory.device_used == charged
     for entry in sim_inspect.live():
         if entry.kind in ("device memory", "host memory"):

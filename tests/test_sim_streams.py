@@ -121,7 +121,7 @@ def test_process_report_drives_the_stream_without_synchronize(ready, stream):
 
 def test_blocking_callback_with_nobody_processing_times_out(ready, stream):
     ready.configure(wait_timeout_s=0.2)
-    tid, _ = ready.util.start_thread(lambda a: time.sleep(0.5), None)
+    tid, _ = ready.util.start_thread(lambda: time.sleep(0.5), None)
     ready.rt.subscribe_report(tid, stream)
     ready.rt.launch_callback(lambda d: None, None, 1, stream)
     assert ready.rt.synchronize_stream(stream) == 507046
@@ -142,7 +142,7 @@ def test_process_report_timeout_when_subscribed(ready, stream):
     def body(args):
         result["ret"] = ready.rt.process_report(20)
 
-    tid, _ = ready.util.start_thread(lambda a: time.sleep(0.2) or body(a), None)
+    tid, _ = ready.util.start_thread(lambda: time.sleep(0.2) or body(None), None)
     ready.rt.subscribe_report(tid, stream)
     ready.util.stop_thread(tid)
     assert result["ret"] == 507012
@@ -164,7 +164,7 @@ def test_callback_exception_does_not_kill_the_worker(ready, stream, capsys):
 
 
 def test_stop_thread_reports_thread_errors(ready):
-    def boom(args):
+    def boom():
         raise KeyError("bad")
     tid, _ = ready.util.start_thread(boom, None)
     with pytest.raises(RuntimeError, match="KeyError"):
@@ -175,7 +175,7 @@ def test_stop_thread_reports_thread_errors(ready):
 def test_stop_thread_gives_up_instead_of_hanging(ready):
     ready.configure(wait_timeout_s=0.1)
     release = threading.Event()
-    tid, _ = ready.util.start_thread(lambda a: release.wait(5), None)
+    tid, _ = ready.util.start_thread(lambda: release.wait(5), None)
     assert ready.util.stop_thread(tid) == 107019
     release.set()
 
@@ -189,7 +189,7 @@ def test_subscribe_with_a_thread_that_is_not_running_warns(ready, stream):
 
 
 def test_subscriptions_appear_in_the_ledger(ready, stream):
-    tid, _ = ready.util.start_thread(lambda a: time.sleep(0.3), None)
+    tid, _ = ready.util.start_thread(lambda: time.sleep(0.3), None)
     ready.rt.subscribe_report(tid, stream)
     assert any(e.kind == "subscription" for e in ready.ledger())
     ready.rt.unsubscribe_report(tid, stream)

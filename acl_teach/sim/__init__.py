@@ -22,18 +22,20 @@ import importlib.util
 import sys
 from typing import List, Optional
 
-from . import constants, mdl, media, op, rt, util  # noqa: F401  (acl.rt / util / mdl / op / media namespaces)
+from . import constants, mdl, media, op, prof, rt, util  # noqa: F401  (acl.rt / util / mdl / op / media / prof)
 from .constants import *  # noqa: F401,F403  (pyACL's constants at top level, as in acllite)
 from .databuffer import (create_data_buffer, destroy_data_buffer, get_data_buffer_addr,  # noqa: F401
                          get_data_buffer_size, get_data_buffer_size_v2, update_data_buffer)
+from .float16 import float16_to_float, float_to_float16  # noqa: F401
 from .ledger import Entry
+from .tensordesc_set import *  # noqa: F401,F403  (acl.set_tensor_* and the remaining tensor-desc getters)
 from .opdesc import (create_tensor_desc, data_type_size, destroy_tensor_desc, get_tensor_desc_dim_v2,  # noqa: F401
                      get_tensor_desc_element_count, get_tensor_desc_format, get_tensor_desc_num_dims,
                      get_tensor_desc_size, get_tensor_desc_type, set_tensor_const)
 from .process import app_log, finalize, get_recent_err_msg, get_soc_name, get_version, init, leak_report  # noqa
 from .state import Config, SimulatorFault, SimWarning, replace_state, state  # noqa: F401
 
-_SUBMODULES = ("rt", "util", "mdl", "op", "media")
+_SUBMODULES = ("rt", "util", "mdl", "op", "media", "prof")
 
 
 def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,

@@ -7,17 +7,37 @@ long long, ``I`` unsigned int (masked), ``B`` unsigned char (masked to 8 bits), 
 from __future__ import annotations
 
 import functools
+import math
+import struct
 from typing import Any, Callable, List, Sequence
 
+from .state import require_init
+
 _TYPE_NAMES = {"k": "int (a pointer or handle; 0 is NULL)", "K": "int", "I": "int", "i": "int", "L": "int",
-               "B": "a bool or an int (a C unsigned char)", "s": "str", "O": "object"}
-_MASKS = {"k": (1 << 64) - 1, "K": (1 << 64) - 1, "I": (1 << 32) - 1, "B": 0xFF}
+               "B": "a bool or an int (a C unsigned char)", "s": "str", "O": "object",
+               "b": "an int 0..255 (a C unsigned char)", "h": "an int -32768..32767 (a C short)",
+               "H": "an int (a C unsigned short)", "f": "a number (a C float)"}
+_MASKS = {"k": (1 << 64) - 1, "K": (1 << 64) - 1, "I": (1 << 32) - 1, "B": 0xFF, "H": 0xFFFF}
+_RANGES = {"b": (0, 255), "h": (-(1 << 15), (1 << 15) - 1)}
+
+
+def _c_float(value: Any) -> float:
+    """``f``: any real number (numpy scalars too), rounded to a C float as the binding stores it."""
+    if isinstance(value, (str, bytes)) or not hasattr(value, "__float__"):
+        raise ValueError(f"must be real number, not {type(value).__name__}")
+    x = float(value)
+    try:
+        return struct.unpack("f", struct.pack("f", x))[0]
+    except OverflowError:
+        return math.copysign(math.inf, x)
 
 
 def _convert(letter: str, value: Any) -> Any:
     """Convert one argument or raise ValueError with the reason."""
     if letter == "O":
         return value
+    if letter == "f":
+        return _c_float(value)
     if letter == "s":
         if not isinstance(value, str):
             raise ValueError(f"expected str, got {type(value).__name__}")
@@ -32,6 +52,8 @@ def _convert(letter: str, value: Any) -> Any:
         raise ValueError(f"expected int, got {type(value).__name__}")
     if letter in _MASKS:
         return value & _MASKS[letter]
+    if letter in _RANGES and not _RANGES[letter][0] <= value <= _RANGES[letter][1]:
+        raise ValueError(f"{value} is out of range {_RANGES[letter][0]}..{_RANGES[letter][1]}")
     if letter == "i" and not -(1 << 31) <= value < (1 << 31):
         raise ValueError("int out of range for a C int")
     if letter == "L" and not -(1 << 63) <= value < (1 << 63):
@@ -51,11 +73,18 @@ def parse(api: str, fmt: str, args: Sequence[Any], names: Sequence[str]) -> List
     out = []
     for pos, (letter, value) in enumerate(zip(letters, args)):
         try:
-            out.append(_convert(letter, value))
+            out.append(_double(value) if letter == "d" else _convert(letter, value))
         except ValueError as exc:
             raise TypeError(f"{api} args parse failed{suffix}\n[acl-teach] argument {pos + 1} "
-                            f"({names[pos]}) must be {_TYPE_NAMES[letter]}: {exc}") from None
+                            f"({names[pos]}) must be {_TYPE_NAMES.get(letter, 'a float (a C double)')}: {exc}") from None
     return out
+
+
+def _double(value: Any) -> float:
+    """``d`` (a C double, PyFloat_AsDouble): floats, ints and anything with __float__ or __index__."""
+    if isinstance(value, (str, bytes)) or not (hasattr(value, "__float__") or hasattr(value, "__index__")):
+        raise ValueError(f"must be real number, not {type(value).__name__}")
+    return float(value)
 
 
 INIT = "init"          # the call needs acl.init first
@@ -63,12 +92,14 @@ CONTEXT = "context"    # ... and a current context in the calling thread
 
 
 def _precondition(api: str, needs: str) -> int:
-    """0, or the code the call returns when acl.init (and a current context) are missing."""
-    from .runtime import current_context  # runtime's bindings use this module: import late
-    from .state import require_init
+    """0, or the code the call returns when acl.init (and a current context) are missing.
+
+    No import runs here (nor anywhere on a call path): during interpreter shutdown the import system
+    is gone, and a ``__del__`` that releases resources must still work.
+    """
     ret = require_init(api)
     if not ret and needs == CONTEXT:
-        ret = current_context(api)[1]
+        ret = _runtime.current_context(api)[1]
     return ret
 
 
@@ -100,3 +131,6 @@ def binding(api: str, fmt: str = "", needs: str = "", outs: int = 0) -> Callable
         call.__acl_fmt__ = fmt  # type: ignore[attr-defined]
         return call
     return wrap
+
+
+from . import runtime as _runtime  # noqa: E402  (runtime's bindings use this module: imported last)

@@ -103,9 +103,15 @@ def destroy_aipp(api, aipp_parm_set):
 
 @binding("acl.mdl.get_aipp_data_size", "K", needs=INIT, outs=1)
 def get_aipp_data_size(api, batch_size):
-    """(bytes, ret): the ascend_dynamic_aipp_data block, 64 + 96 * batch (aclmdlGetAippDataSize)."""
+    """(bytes, ret): the ascend_dynamic_aipp_data block, 64 + 96 * batch (aclmdlGetAippDataSize).
+
+    UNCONFIRMED: a batch above 127 (the block's int8 batchNum, as create_aipp) is refused with 100000
+    rather than returning a size no block can have.
+    """
     if batch_size == 0:
         return 0, fail(100000, api, "batch_size must be at least 1.")
+    if batch_size > 127:
+        return 0, fail(100000, api, f"batch_size {batch_size} does not fit the block's int8 batchNum (1..127).")
     return A.dynamic_data_size(batch_size), 0
 
 
@@ -309,6 +315,46 @@ def _model_problem(entry: dict, obj: AippSet) -> str:
                 f"{obj.batch}, AclAippOutputW = {out_w}, AclAippOutputH = {out_h}, ModelAippBatchSize = {n}, "
                 f"ModelAippOutputW = {w}, ModelAippOutputH = {h}")
     return ""
+
+
+def _bad(values, lo, hi) -> list:
+    """The values outside [lo, hi] (NaN included), as Python numbers."""
+    return [v for v in (float(x) for x in np.ravel(values)) if not lo <= v <= hi]
+
+
+def _field_problem(head, batches) -> str:
+    """Why a block's fields are outside what the setters accept (a hand-made or memset block), or ''."""
+    limits = [("srcImageSizeW", head["srcImageSizeW"], (2, 4096)), ("srcImageSizeH", head["srcImageSizeH"],
+              IMAGE_SIZE)] + [(key, head[key], SWITCH) for key in ("cscSwitch", "rbuvSwapSwitch", "axSwapSwitch")]
+    if head["cscSwitch"] == 1:
+        limits.append(("a CSC matrix value", head["cscMatrix"], CSC_MATRIX))
+    for i, b in enumerate(batches):
+        limits += [(f"batch {i} {key}", b[key], SWITCH) for key in ("cropSwitch", "paddingSwitch")]
+        if b["cropSwitch"] == 1:
+            limits += [(f"batch {i} crop start", b["crop"][:2], (0, 4095)),
+                       (f"batch {i} crop size", b["crop"][2:], IMAGE_SIZE)]
+        if b["paddingSwitch"] == 1:
+            limits.append((f"batch {i} padding", b["padding"], PADDING))
+        limits += [(f"batch {i} mean", b["mean"], MEAN_CHN), (f"batch {i} min", A.fp16_value(b["min"]), MIN_CHN),
+                   (f"batch {i} var_reci", A.fp16_value(b["varReci"]), VR_CHN)]
+    for what, values, (lo, hi) in limits:
+        bad = _bad(values, lo, hi)
+        if bad:
+            return f"{what} {bad[0]:g} is outside [{lo}, {hi}]"
+    return ""
+
+
+def block_problem(entry: dict, head, batches) -> str:
+    """Why an ascend_dynamic_aipp_data block read back at execute is not one set_input_aipp could have written.
+
+    Every size is checked before anything is sized from it (a memset or hand-made block asked execute for
+    petabytes): the setters' ranges, then set_input_aipp's own checks against the model.
+    """
+    why = _field_problem(head, batches)
+    if why:
+        return why
+    obj = AippSet(len(batches), head, batches)
+    return _params_problem(obj) or _model_problem(entry, obj)
 
 
 def _write_block(api: str, dataset: int, index: int, obj: AippSet) -> int:

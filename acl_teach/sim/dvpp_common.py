@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any, Optional, Tuple, Type, TypeVar
 
 from .memory import Region, describe, space
-from .state import create_handle, fail, state
+from .state import create_handle, destroy_handle, fail, state
 
 T = TypeVar("T")
 DEVICE_FAULT = 507018  # UNCONFIRMED (reference §6.1): what synchronize_stream returns for a DVPP task the device rejects
@@ -32,7 +32,6 @@ def destroy(api: str, handle: int, cls: type, what: str) -> int:
     """Destroy a DVPP object: NULL is accepted (0), as the ACL destroyers do; a dead handle is 100000."""
     if handle == 0:
         return 0
-    from .state import destroy_handle
     return destroy_handle(api, handle, cls, what)
 
 

@@ -25,7 +25,7 @@ from PIL import Image
 from ..spec import dvpp as D
 from ._args import CONTEXT, INIT, binding
 from .dvpp_channel import live_channel
-from .dvpp_common import bad_handle, device_fault, dvpp_region
+from .dvpp_common import DEVICE_FAULT, bad_handle, device_fault, dvpp_region
 from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import subsample, write
 from .memory import _queue, host_view
@@ -50,6 +50,9 @@ def _open(raw: bytes) -> Tuple[Optional[Image.Image], str]:
         im = Image.open(io.BytesIO(raw))
         if im.format != "JPEG":
             return None, f"the data is a {im.format} file, not a JPEG"
+        bogus = [f"{h}x{v}" for _, h, v, _ in getattr(im, "layer", []) if not (1 <= h <= 4 and 1 <= v <= 4)]
+        if bogus:  # libjpeg's jpeg_read_header fails these (JERR_BAD_SAMPLING)
+            return None, f"libjpeg cannot parse the header (bogus sampling factors {', '.join(bogus)}; each is 1..4)"
         return im, ""
     except Exception as exc:  # noqa: BLE001 - any parse failure is libjpeg's failure
         return None, f"libjpeg cannot parse the header ({exc})"
@@ -235,7 +238,7 @@ def dvpp_jpeg_decode_async(api, channel_desc, data, size, output_desc, stream):
             return device_fault(out, f"JPEGD: {why}")
         return _decode(bytes(region.view(offset, size)), out, soc)
 
-    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task)
+    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task, fault=DEVICE_FAULT)
 
 
 __all__ = [n for n in dir() if n.startswith("dvpp_")]

@@ -15,7 +15,7 @@ from PIL import Image
 from ..spec import dvpp as D
 from ._args import CONTEXT, INIT, binding
 from .dvpp_channel import live_channel
-from .dvpp_common import bad_handle, device_fault, dvpp_region, lookup
+from .dvpp_common import DEVICE_FAULT, bad_handle, device_fault, dvpp_region, lookup
 from .dvpp_config import JpegeConfig
 from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import read
@@ -69,6 +69,8 @@ def _encode(p: PicDesc, level: int) -> Tuple[Optional[bytes], str]:
         return None, why
     if p.format not in SEMI:
         return None, "the simulator encodes NV12/NV21 pictures only (a simulator limit, not a board rule)"
+    if p.width % 2 or p.height % 2:  # [DOC-JPEGE]: YUV420SP input has even width and height
+        return None, f"the NV12/NV21 picture is {p.width}x{p.height}; JPEGE needs an even width and height"
     region, offset, why = dvpp_region(p.data, _image_bytes(p), "input picture data")
     if region is None:
         return None, why
@@ -116,7 +118,7 @@ def dvpp_jpeg_encode_async(api, channel_desc, input_desc, data, size, config, st
         region.view(offset, 4).view(np.uint32)[0] = len(jpeg)
         return None
 
-    return _queue(api, stream, "dvpp_jpeg_encode", task)
+    return _queue(api, stream, "dvpp_jpeg_encode", task, fault=DEVICE_FAULT)
 
 
 __all__ = [n for n in dir() if n.startswith("dvpp_")]

@@ -85,11 +85,22 @@ for _name in FIELDS:
     globals()[f"dvpp_get_pic_desc_{_name}"] = _getter(_name)
 
 
+MAX_BATCH = 1 << 16  # UNCONFIRMED bound: ACL allocates the whole batch at once, so a huge count fails there
+
+
 @binding("acl.media.dvpp_create_batch_pic_desc", "I")
 def dvpp_create_batch_pic_desc(api, batch_size):
-    """A batch of ``batch_size`` pic descs (0 on failure; batch 0 -> 0, UNCONFIRMED)."""
+    """A batch of ``batch_size`` pic descs (0 on failure; batch 0 -> 0, UNCONFIRMED).
+
+    'I' does not check overflow, so -1 arrives as 4294967295: the simulator refuses more than
+    MAX_BATCH descs (200000, UNCONFIRMED) before building anything, as the allocation would fail on a board.
+    """
     if batch_size == 0:
         fail(100000, api, "batch_size must be at least 1 (UNCONFIRMED).")
+        return 0
+    if batch_size > MAX_BATCH:
+        fail(200000, api, f"batch_size {batch_size} is more pic descs than can be allocated (the simulator allows "
+             f"up to {MAX_BATCH}; a negative number arrives as 2**32 minus it). Pass the number of pictures.")
         return 0
     batch = BatchPicDesc()
     handle = create(api, batch, "dvpp batch pic desc", f"{batch_size} pic descs")

@@ -12,7 +12,7 @@ from typing import Optional, Tuple
 from ..spec import dvpp as D
 from ._args import CONTEXT, binding
 from .dvpp_channel import live_channel
-from .dvpp_common import bad_handle, device_fault, dvpp_region, lookup
+from .dvpp_common import DEVICE_FAULT, bad_handle, device_fault, dvpp_region, lookup
 from .dvpp_config import MAX_INTERPOLATION, ResizeConfig, RoiConfig
 from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import crop, read, resize, write
@@ -125,7 +125,8 @@ def _run(src: PicDesc, dst: PicDesc, crop_roi: Optional[RoiConfig], paste_roi: O
 
 def _queue_vpc(api: str, stream: int, label: str, src: PicDesc, dst: PicDesc, crop_roi, paste_roi,
                interpolation: int, max_side: int = D.VPC_MAX) -> int:
-    return _queue(api, stream, label, lambda: _run(src, dst, crop_roi, paste_roi, interpolation, max_side))
+    return _queue(api, stream, label, lambda: _run(src, dst, crop_roi, paste_roi, interpolation, max_side),
+                  fault=DEVICE_FAULT)
 
 
 @binding("acl.media.dvpp_vpc_resize_async", "kkkkk", needs=CONTEXT)

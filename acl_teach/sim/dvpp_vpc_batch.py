@@ -6,7 +6,7 @@ from typing import List, Optional, Tuple
 from ..spec import dvpp as D
 from ._args import CONTEXT, binding
 from .dvpp_channel import live_channel
-from .dvpp_common import bad_handle, lookup
+from .dvpp_common import DEVICE_FAULT, bad_handle, lookup
 from .dvpp_config import RoiConfig
 from .dvpp_picdesc import BatchPicDesc, pic
 from .dvpp_vpc import _run
@@ -33,6 +33,9 @@ def _plan(api: str, channel_desc: int, src_batch: int, roi_nums: list, dst_batch
     src, dst = lookup(src_batch, BatchPicDesc), lookup(dst_batch, BatchPicDesc)
     if src is None or dst is None:
         return bad_handle(api, src_batch if src is None else dst_batch, "batch pic desc"), []
+    if any(not isinstance(n, int) or not 0 <= n <= MAX_AREAS for n in roi_nums):
+        return fail(100000, api, f"roi_nums {roi_nums[:8]}{' …' if len(roi_nums) > 8 else ''}: each count must be "
+                    f"0..{MAX_AREAS} (the number of crop areas of that input picture)."), []
     if len(roi_nums) > len(src.handles) or sum(roi_nums) != len(crop_rois) or len(crop_rois) > len(dst.handles):
         return fail(100000, api, f"roi_nums {roi_nums} must give a count per input picture (batch of "
                     f"{len(src.handles)}) adding up to len(crop_rois) = {len(crop_rois)} <= the output batch "
@@ -60,7 +63,7 @@ def _queue_batch(api: str, stream: int, plan: List[tuple]) -> int:
             outcome = _run(s, d, roi, paste, 0, D.VPC_MAX)
             first = first or outcome
         return first
-    return _queue(api, stream, f"dvpp_vpc_batch_crop x{len(plan)}", task)
+    return _queue(api, stream, f"dvpp_vpc_batch_crop x{len(plan)}", task, fault=DEVICE_FAULT)
 
 
 @binding("acl.media.dvpp_vpc_batch_crop_async", "kkOkOk", needs=CONTEXT, outs=1)

@@ -31,12 +31,15 @@ from ..spec.constants import ACL_DATA_WITH_DYNAMIC_AIPP, ACL_DYNAMIC_AIPP_NODE
 from .constants import ACL_DYNAMIC_TENSOR_NAME as DYNAMIC_INPUT
 from ._args import binding
 from .databuffer import DataBuffer, lookup_buffer
-from .dataset import lookup_dataset
-from .memory import DEVICE_BASE, GARBAGE, Region, space, warn_once, write_problem
+from .aipp_dynamic import block_problem
+from .dataset import lookup_dataset, note_output_shape
+from .memory import DEVICE_BASE, GARBAGE, Region, describe, space, warn_once, write_problem
 from .model import LoadedModel, get_model, models
 from .runtime import is_board
 from .state import fail, state, warn
 from .streams import enqueue, resolve_stream
+from .costmodel import run_cost
+from .timeline import MODEL_HOOKS, charge, current_lane
 
 SIZE_TOLERANCE = 64  # GE's kDataMemAlignSizeCompare (davinci_model.cc)
 
@@ -77,11 +80,11 @@ def _memory(buf: DataBuffer, need: int, what: str, write: bool = False) -> Tuple
     if buf.addr == 0:
         raise ExecError(100000, f"{what} points at 0 (NULL): create the data buffer with the pointer from "
                         f"acl.rt.malloc (the simulator does not allocate outputs for (0, 0) buffers).")
-    region, offset, why = space().resolve(buf.addr, need)
+    region, offset, why = space().resolve(buf.addr, need, "acl.mdl.execute", write=write)
     if region is None:
         raise ExecError(507011, f"{what}: {why}.")
     if not is_board() and not (region.on_device and region.base >= DEVICE_BASE):
-        raise ExecError(507011, f"{what} is host memory ({region.kind}); in ACL_HOST run mode the NPU "
+        raise ExecError(507011, f"{what} is host memory ({describe(region)}); in ACL_HOST run mode the NPU "
                         f"can only read device memory. acl.rt.malloc a device buffer and acl.rt.memcpy "
                         f"the data into it (ACL_MEMCPY_HOST_TO_DEVICE).")
     if write:
@@ -138,7 +141,8 @@ def _gear(loaded: LoadedModel, inputs: List[DataBuffer]) -> Optional[str]:
     values = region.view(offset, entry["size"]).view(np.int64).tolist()
     key = ",".join(map(str, values))
     if values not in dyn["gears"]:
-        setter = "set_dynamic_batch_size" if dyn["kind"] == "batch" else "set_dynamic_hw_size"
+        setter = {"batch": "set_dynamic_batch_size", "hw": "set_dynamic_hw_size"}.get(dyn["kind"],
+                                                                                       "set_input_dynamic_dims")
         raise ExecError(507011, f"the ascend_mbatch_shape_data buffer holds {values}, not one of the model's "
                         f"gears {dyn['gears']}: call acl.mdl.{setter} before execute.")
     return key
@@ -181,10 +185,23 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
                  f"{' x '.join(map(str, data.shape))} x {data.itemsize}-byte {dtypes.type_name(entry['data_type'])}")
         region, offset, inside = _span(buf, data.nbytes, what, write=True)
         np.copyto(region.view(offset, inside), data.reshape(-1).view(np.uint8)[:inside])
+        if gear is not None:
+            note_output_shape(out_ds, i, entry["data_type"], list(data.shape), entry["format"])
     loaded.current_gear = gear
+    _bill(loaded, feeds)
 
 
-def _aipp_block(loaded: LoadedModel, inputs: List[DataBuffer], n: int) -> Tuple[np.ndarray, np.ndarray]:
+def _bill(loaded: LoadedModel, feeds: Dict[str, Any]) -> None:
+    """Advance the simulated clock by the run (timeline.py, costmodel.py) and tell the profiler."""
+    cost = run_cost(loaded.costs, loaded.model.onnx_bytes, feeds)
+    lane = current_lane()
+    start = charge(f"model {loaded.model_id} execute", "model", cost.total_us,
+                   {"model_id": loaded.model_id, "ops": len(cost.ops)})
+    for hook in MODEL_HOOKS:
+        hook(loaded.model_id, start, cost, lane)
+
+
+def _aipp_block(loaded: LoadedModel, inputs: List[DataBuffer], n: int, linked: int) -> Tuple[np.ndarray, np.ndarray]:
     """(head, batch entries) read from the ascend_dynamic_aipp_data buffer, as acl.mdl.set_input_aipp wrote them."""
     names = [e["name"] for e in loaded.model.inputs]
     node = names.index(A.DYNAMIC_DATA_NAME)
@@ -192,11 +209,15 @@ def _aipp_block(loaded: LoadedModel, inputs: List[DataBuffer], n: int) -> Tuple[
     region, offset = _memory(inputs[node], size, f"the {A.DYNAMIC_DATA_NAME} buffer (input #{node})")
     raw = region.view(offset, size).copy()
     head = raw[:A.DYNAMIC_HEAD.itemsize].view(A.DYNAMIC_HEAD)[0]
-    if int(head["inputFormat"]) not in A.CCE_TO_ACL or int(head["batchNum"]) != n:
-        raise ExecError(507011, f"the {A.DYNAMIC_DATA_NAME} buffer (input #{node}) holds no AIPP parameters for "
-                        f"batch {n}: call acl.mdl.set_input_aipp(model_id, dataset, {node}, aipp_set) before "
-                        f"execute (simulated code; on a board the AIPP reads whatever the buffer holds).")
-    return head, raw[A.DYNAMIC_HEAD.itemsize:].view(A.DYNAMIC_BATCH)
+    batches = raw[A.DYNAMIC_HEAD.itemsize:].view(A.DYNAMIC_BATCH)
+    why = "" if int(head["inputFormat"]) in A.CCE_TO_ACL and int(head["batchNum"]) == n else "unset"
+    why = why or block_problem(loaded.model.inputs[linked], head, batches)
+    if why:
+        raise ExecError(507011, f"the {A.DYNAMIC_DATA_NAME} buffer (input #{node}) holds no valid AIPP parameters "
+                        f"for batch {n} ({why}): call "
+                        f"acl.mdl.set_input_aipp(model_id, dataset, {node}, aipp_set) before execute (simulated "
+                        f"code; on a board the AIPP reads whatever the buffer holds).")
+    return head, batches
 
 
 def _dynamic_aipp(loaded: LoadedModel, inputs: List[DataBuffer], index: int) -> Dict[str, Any]:
@@ -209,7 +230,7 @@ def _dynamic_aipp(loaded: LoadedModel, inputs: List[DataBuffer], index: int) -> 
     entry = loaded.model.inputs[index]
     aipp = entry["aipp"]
     n, c = aipp["src_dims"][0], aipp["channels"]
-    head, batches = _aipp_block(loaded, inputs, n)
+    head, batches = _aipp_block(loaded, inputs, n, index)
     cfgs = [A.cfg_from_block(head, b) for b in batches]
     per = A.src_image_size(int(head["inputFormat"]), 1, cfgs[0]["src_image_size_w"], cfgs[0]["src_image_size_h"])
     what = f"input #{index} ({entry['name']})"
@@ -278,7 +299,7 @@ def execute_async(api, model_id, input_dataset, output_dataset, stream):
             return 507011, f"execute_async of model {model_id}: {exc.why}"
         return None
 
-    return enqueue(handle, f"execute_async model {model_id}", task, api)
+    return enqueue(handle, f"execute_async model {model_id}", task, api, 0.0, "model", fault=507011)
 
 
 def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[int], kind: str) -> int:
@@ -287,8 +308,8 @@ def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[in
         return ret
     dyn = loaded.model.dynamic
     if dyn["kind"] != kind:
-        return fail(100019, api, f"model {model_id} was not converted with "
-                    f"{'--dynamic_batch_size' if kind == 'batch' else '--dynamic_image_size'}.")
+        flag = {"batch": "--dynamic_batch_size", "hw": "--dynamic_image_size"}.get(kind, "--dynamic_dims")
+        return fail(100019, api, f"model {model_id} was not converted with {flag}.")
     names = [e["name"] for e in loaded.model.inputs]
     if index >= len(names) or names[index] != DYNAMIC_INPUT:
         return fail(100000, api, f"index {index} is not the {DYNAMIC_INPUT} input (it is input "

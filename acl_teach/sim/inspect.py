@@ -6,10 +6,12 @@ copy on a stream. On a real NPU the same questions are answered by ``acl_teach.b
 """
 from __future__ import annotations
 
+import copy
 import sys
 from typing import List, Optional
 
 from .ledger import Entry
+from . import procmem
 from .memory import DEVICE_BASE, space
 from .process import unreleased
 from .state import Config, SimWarning, replace_state, state
@@ -19,7 +21,7 @@ AVAILABLE = True  # the simulator can answer every question here
 
 def read(ptr: int, size: int) -> bytes:
     """``size`` bytes at ``ptr`` (host or device memory); ValueError says why when they are not all there."""
-    region, offset, why = space().resolve(ptr, size)
+    region, offset, why = space().resolve(ptr, size, quiet=True)
     if region is None:
         raise ValueError(why)
     return region.view(offset, size).tobytes()
@@ -29,6 +31,11 @@ def where(ptr: int) -> str:
     """'device memory', 'host memory' or 'unknown (freed or never allocated)'."""
     found = space().find(ptr)
     if found is None:
+        sp = space()
+        if sp.find_dead_user(ptr) is not None:
+            return "host memory (of an object that has died)"
+        if ptr < DEVICE_BASE and sp.find_freed(ptr, 1) is None and procmem.check_range(ptr, 1, False) is None:
+            return "host memory (a raw pointer)"
         return "unknown (freed or never allocated)"
     return "device memory" if found[0].on_device and found[0].base >= DEVICE_BASE else "host memory"
 
@@ -46,6 +53,13 @@ def warnings() -> List[SimWarning]:
 def leaks() -> List[Entry]:
     """Resources never released by their own call: still alive, or reclaimed only by reset/finalize."""
     return unreleased()
+
+
+def model_header(model_id: int) -> Optional[dict]:
+    """A copy of the OM header a loaded model was parsed from (None if not loaded): no second read of its file."""
+    registry = state().subsystems.get("models")  # never created by a look
+    loaded = registry.loaded.get(model_id) if registry is not None else None
+    return copy.deepcopy(loaded.model.header) if loaded is not None else None
 
 
 def reset(config: Optional[Config] = None, explain: Optional[bool] = None) -> None:

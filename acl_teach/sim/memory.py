@@ -39,14 +39,20 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 import numpy as np
 
 from . import constants as C
+from . import procmem
 from ._args import CONTEXT, INIT, binding
 from .runtime import current_context, current_device_id, is_board
 from .state import SimulatorFault, fail, require_init, state, warn
+from .timeline import clock, copy_cost, fill_cost
 
 DEVICE_BASE = 0x1000_0000_0000_0000
 ALIGN = 0x200
 POISON = 0xA5  # written over freed memory so use-after-free shows
 UNINITIALISED = 0xCD  # fresh device memory is not zeroed on a real NPU either
+# aclrtMalloc's hidden padding (ALIGN_UP(size, 32) + 32) holds zeros: the simulator's choice (on a board it
+# holds whatever the memory held). Programs read it unknowingly — the BERT sample's 1192-byte buffer for a
+# 1200-byte input — and zeros keep them working as they do on a board, where it is rarely NaN garbage.
+PAD_FILL = 0x00
 GRAVEYARD_BYTES = 64 << 20  # freed blocks kept (poisoned) for use-after-free, oldest dropped first
 PATTERN_LIMIT = 16 << 20  # larger buffers skip the fill patterns: touching GBs of RAM could kill a kernel
 # What the simulator puts where real hardware reads bytes it has no data for (past the end of a host
@@ -74,6 +80,10 @@ class Region:
     array: Optional[np.ndarray] = None  # uint8 view of the bytes
     obj: Any = None  # the bytes/ndarray whose buffer this is (user regions only)
     device_id: int = 0
+    requested: int = -1  # bytes asked for, when ``size`` includes aclrtMalloc's hidden padding
+    charged: int = 0  # device memory this allocation counts against the device's total
+    note: str = ""  # for a raw pointer: what the process map says backs it
+    warned: bool = False  # a dead object's pointer: the warning was given (once per object)
 
     def view(self, offset: int, count: int) -> np.ndarray:
         """uint8 view of ``count`` bytes at ``offset``."""
@@ -95,6 +105,10 @@ _BASELINE = _baseline_refs()
 def _user_alive(region: Region) -> bool:
     """A bytes/ndarray region is valid only while something besides the simulator holds the object."""
     return _refs(region) > _BASELINE
+
+
+DEAD_KEEP = 256  # dead bytes_to_ptr/numpy_to_ptr objects kept (oldest dropped) so their pointers read the old bytes
+DEAD_BYTES = 64 << 20
 
 
 def _raw_view(address: int, size: int) -> np.ndarray:
@@ -119,28 +133,35 @@ class MemorySpace:
         self.lock = threading.RLock()  # bytes_to_ptr and copies may run in several threads at once
 
     # -- allocation -------------------------------------------------------------------------
-    def allocate(self, size: int, on_device: bool, kind: str, device_id: int) -> Optional[Region]:
-        """A new allocation, or None when device memory (or the host RAM behind it) is exhausted."""
-        with self.lock:
-            return self._allocate(size, on_device, kind, device_id)
+    def allocate(self, size: int, on_device: bool, kind: str, device_id: int,
+                 pad: bool = False) -> Optional[Region]:
+        """A new allocation, or None when device memory (or the host RAM behind it) is exhausted.
 
-    def _allocate(self, size: int, on_device: bool, kind: str, device_id: int) -> Optional[Region]:
+        ``pad``: the allocation really is ``charge(size)`` bytes, as aclrtMalloc's is, so reads and
+        writes into the padding stay inside it.
+        """
+        with self.lock:
+            return self._allocate(size, on_device, kind, device_id, pad)
+
+    def _allocate(self, size: int, on_device: bool, kind: str, device_id: int, pad: bool) -> Optional[Region]:
         charged = self.charge(size)
         if on_device and self.device_used + charged > state().config.device_memory:
             return None
-        try:
-            array = np.empty(size, np.uint8)  # the OS maps pages lazily: untouched memory costs no RAM
+        try:  # the OS maps pages lazily: untouched memory costs no RAM
+            array = np.empty(charged if pad else size, np.uint8)
         except (MemoryError, ValueError):
             return None
         if on_device:
             if size <= PATTERN_LIMIT:
-                array.fill(UNINITIALISED)
+                array[:size].fill(UNINITIALISED)
+                array[size:].fill(PAD_FILL)
             base = self._next_device
             self._next_device += (charged + ALIGN - 1) // ALIGN * ALIGN
             self.device_used += charged
         else:
             base = array.ctypes.data
-        region = Region(base, size, kind, on_device, array, device_id=device_id)
+        region = Region(base, array.size, kind, on_device, array, device_id=device_id,
+                        requested=size if pad else -1, charged=charged if on_device else 0)
         self.allocs[base] = region
         bisect.insort(self._bases, base)
         return region
@@ -160,8 +181,7 @@ class MemorySpace:
                 self._bury(region, by)
             del self.allocs[region.base]
             self._bases.remove(region.base)
-            if region.on_device and region.base >= DEVICE_BASE:
-                self.device_used -= self.charge(region.size)
+            self.device_used -= region.charged
             self.freed.append((region.base, region.size, by))
         state().ledger.release(region.base, by)
 
@@ -204,11 +224,23 @@ class MemorySpace:
         return address
 
     def prune(self) -> None:
-        """Drop user buffers whose objects are gone (their pointers now dangle)."""
+        """Forget the oldest user buffers whose objects are gone, beyond DEAD_KEEP of them or DEAD_BYTES.
+
+        The newest dead ones stay (the simulator still holds their objects, so nothing else can
+        reuse those addresses): a pointer from ``bytes_to_ptr(x.tobytes())`` reads the old bytes,
+        with a warning, as it usually does on a board.
+        """
         with self.lock:
-            for key, region in list(self.user.items()):
-                if not _user_alive(region):
-                    self.user.pop(key, None)
+            dead = [(key, region) for key, region in self.user.items() if not _user_alive(region)]
+            total = sum(region.size for _, region in dead)
+            for key, region in dead[:max(0, len(dead) - DEAD_KEEP)]:
+                self.user.pop(key, None)
+                total -= region.size
+            for key, region in dead[max(0, len(dead) - DEAD_KEEP):]:
+                if total <= DEAD_BYTES:
+                    break
+                self.user.pop(key, None)
+                total -= region.size
 
     # -- lookup -----------------------------------------------------------------------------
     def find(self, address: int) -> Optional[Tuple[Region, int]]:
@@ -228,6 +260,39 @@ class MemorySpace:
                     return region, address - region.base
         return None
 
+    def find_dead_user(self, address: int) -> Optional[Tuple[Region, int]]:
+        """(region, offset) of a bytes/ndarray buffer whose object has died but is still kept, or None."""
+        with self.lock:
+            for region in reversed(list(self.user.values())):
+                if region.base <= address < region.base + max(region.size, 1) and not _user_alive(region):
+                    return region, address - region.base
+        return None
+
+    def _fallback(self, api: str, address: int, count: int, write: bool,
+                  quiet: bool = False) -> Tuple[Optional[Region], int, str]:
+        """An address no live allocation or object holds: a dead object's kept bytes (warned), a raw host
+        pointer the process map vouches for, or (None, 0, why)."""
+        dead = self.find_dead_user(address)
+        if dead is not None:
+            region, offset = dead
+            ret = 0
+            if not quiet and (not region.warned or state().config.strict):
+                region.warned = True
+                ret = warn(107000, api or "a copy", _dead_object_note(region, address))
+            if ret:
+                return None, 0, "the pointer's object has died (strict mode refuses it)"
+            return region, offset, ""
+        if address >= DEVICE_BASE or self.find_freed(address, max(count, 1)) is not None:
+            return None, 0, self.why_unknown(address)
+        why = procmem.check_range(address, count, write)
+        if why is not None:
+            return None, 0, f"{self.why_unknown(address)}, and as a raw host pointer: {why}"
+        view = _raw_view(address, count)
+        readonly = procmem.check_range(address, count, True) is not None
+        if readonly:
+            view.flags.writeable = False
+        return Region(address, count, "raw", False, view, note=procmem.describe(address)), 0, ""
+
     def why_unknown(self, address: int) -> str:
         """Explain an address that resolves to nothing."""
         for base, size, by in reversed(self.freed):
@@ -235,27 +300,34 @@ class MemorySpace:
                 return f"{address:#x} points into memory already freed by {by}"
         if address >= DEVICE_BASE:
             return f"{address:#x} is not inside any live device allocation"
-        return (f"{address:#x} is not memory the simulator knows: not from acl.rt.malloc/malloc_host, "
-                f"and not from acl.util.bytes_to_ptr/numpy_to_ptr of an object that is still alive "
-                f"(keep the bytes object in a variable for as long as you use its pointer)")
+        return (f"{address:#x} is not memory the simulator handed out (acl.rt.malloc/malloc_host, "
+                f"acl.util.bytes_to_ptr/numpy_to_ptr)")
 
-    def resolve(self, address: int, count: int) -> Tuple[Optional[Region], int, str]:
-        """(region, offset, '') when ``count`` bytes at ``address`` are valid, else (None, 0, reason)."""
+    def resolve(self, address: int, count: int, api: str = "", write: bool = False, quiet: bool = False
+                ) -> Tuple[Optional[Region], int, str]:
+        """(region, offset, '') when ``count`` bytes at ``address`` are valid, else (None, 0, reason).
+
+        Beyond what the simulator handed out, any host range the process map shows readable (and
+        writable when ``write``) is valid: a raw pointer, as pyACL passes it to the runtime.
+        """
         found = self.find(address)
         if found is None:
-            return None, 0, self.why_unknown(address)
+            return self._fallback(api, address, count, write, quiet)
         region, offset = found
         if offset + count > region.size:
             return None, 0, (f"{count} bytes at {address:#x} run past the end of its {region.size}-byte "
                              f"{describe(region)} (only {region.size - offset} bytes from there)")
         return region, offset, ""
 
-    def resolve_read(self, address: int, count: int) -> Tuple[Optional[Region], int, int, str]:
+    def resolve_read(self, address: int, count: int, api: str = "") -> Tuple[Optional[Region], int, int, str]:
         """(region, offset, readable, '') for a read of ``count`` bytes; ``readable < count`` only when the
         read runs past the end of a Python host object (bytes/ndarray), else (None, 0, 0, reason)."""
         found = self.find(address)
         if found is None:
-            return None, 0, 0, self.why_unknown(address)
+            region, offset, why = self._fallback(api, address, count, False)
+            if region is None:
+                return None, 0, 0, why
+            found = region, offset
         region, offset = found
         available = max(region.size - offset, 0)
         if count <= available or region.kind in ("bytes", "numpy"):
@@ -264,8 +336,20 @@ class MemorySpace:
                             f"{describe(region)} (only {available} bytes from there)")
 
 
+def _dead_object_note(region: Region, address: int) -> str:
+    """The warning for a pointer whose bytes/ndarray object has been garbage-collected."""
+    what = "bytes object" if region.kind == "bytes" else "ndarray"
+    return (f"{address:#x} came from acl.util.{'bytes_to_ptr' if region.kind == 'bytes' else 'numpy_to_ptr'} of "
+            f"a {region.size}-byte {what} that no longer exists (nothing kept a reference, e.g. "
+            f"bytes_to_ptr(x.tobytes())). On a board the pointer reads freed memory: undefined, usually still "
+            f"the old bytes; the simulator kept the object and used what it held. Keep the object in a "
+            f"variable for as long as you use its pointer.")
+
+
 def describe(region: Region) -> str:
     """Human name of a region's kind."""
+    if region.kind == "raw":
+        return region.note or procmem.describe(region.base)
     return {"device": "device allocation (acl.rt.malloc)", "host": "host allocation (acl.rt.malloc_host)",
             "bytes": "bytes object (acl.util.bytes_to_ptr)",
             "numpy": "ndarray (acl.util.numpy_to_ptr)", "model": "loaded model's weight/work memory",
@@ -282,7 +366,7 @@ def space() -> MemorySpace:
 
 def host_view(api: str, address: int, size: int) -> np.ndarray:
     """uint8 view the *host CPU* may read/write, or SimulatorFault where real hardware would crash."""
-    region, offset, why = space().resolve(address, size)
+    region, offset, why = space().resolve(address, size, api)
     if region is None:
         raise SimulatorFault(f"{api}: {why}. On real hardware this reads invalid memory and can crash "
                              f"the process.")
@@ -370,7 +454,12 @@ def _out_of_memory(api: str, size: int) -> int:
 
 @binding("acl.rt.malloc", "ki")
 def malloc(api, size, policy):
-    """(device pointer, ret): ``size`` bytes of device memory, not zeroed."""
+    """(device pointer, ret): ``size`` bytes of device memory, not zeroed, plus aclrtMalloc's hidden padding.
+
+    The aclrtMallocAlign32 page: aclrtMalloc rounds the size up to a multiple of 32 and adds 32 bytes
+    (aclrtMallocAlign32 only rounds). The allocation is that long, so a read or write into the padding
+    stays inside it; the padding holds zeros (``PAD_FILL``, the simulator's choice).
+    """
     with state().lock:
         device_id, ret = _device_alloc_checks(api, size)
         if ret:
@@ -378,7 +467,7 @@ def malloc(api, size, policy):
         if policy < 0 or (policy & 0xFF) > C.ACL_MEM_MALLOC_HUGE1G_ONLY_P2P or policy & ~0xFF & ~_MEM_FLAGS:
             return 0, fail(100000, api, f"policy {policy} is not an aclrtMemMallocPolicy "
                            f"(use ACL_MEM_MALLOC_HUGE_FIRST = 0).")
-        region = space().allocate(size, True, "device", device_id)
+        region = space().allocate(size, True, "device", device_id, pad=True)
         if region is None:
             return 0, _out_of_memory(api, size)
         state().ledger.add("device memory", region.base, f"{size} bytes on device {device_id}", size=size)
@@ -506,6 +595,12 @@ def _is_dead(region: Region) -> bool:
     return space().graveyard.get(region.base, (None,))[0] is region
 
 
+def _keep(region: Region) -> bool:
+    """Whether an async task uses ``region`` as checked at enqueue (a dead block or a dead object, warned about
+    then) instead of looking the address up again when it runs."""
+    return _is_dead(region) or (region.kind in ("bytes", "numpy") and not _user_alive(region))
+
+
 def _use_after_free(api: str, role: str, address: int, count: int, why: str) -> Tuple[int, Optional[Tuple[Region, int]]]:
     """A pointer into freed memory: warn and use the dead block (strict: 107000); else fail with ``why``.
 
@@ -525,7 +620,7 @@ def _use_after_free(api: str, role: str, address: int, count: int, why: str) -> 
 
 def _check_source(api: str, src: int, count: int) -> Tuple[int, Optional[Tuple[Region, int, int]]]:
     """(0, (region, offset, readable)) for the source of a copy; a short Python object warns (strict: 107000)."""
-    region, offset, readable, why = space().resolve_read(src, count)
+    region, offset, readable, why = space().resolve_read(src, count, api)
     if region is None:
         ret, dead = _use_after_free(api, "src: ", src, count, why)
         return (ret, None) if ret else (0, (dead[0], dead[1], count))
@@ -556,7 +651,7 @@ def check_copy(api: str, dst: int, dst_max: int, src: int, count: int, kind: int
                     f"HOST_TO_BUF_TO_DEVICE)."), None
     if count > dst_max:
         return fail(107000, api, f"count {count} is larger than dst_max {dst_max}."), None
-    d_region, d_off, why = space().resolve(dst, count)
+    d_region, d_off, why = space().resolve(dst, count, api, write=True)
     writable = -1
     if d_region is None:
         ret, over = _device_overrun(api, dst, count)
@@ -582,6 +677,14 @@ def check_copy(api: str, dst: int, dst_max: int, src: int, count: int, kind: int
     return 0, CopyPlan(d_region, d_off, s_region, s_off, count, readable, writable)
 
 
+def plan_cost(plan: CopyPlan) -> float:
+    """Simulated µs of a copy, by the direction its pointers really have (timeline.py)."""
+    kind = (2 if plan.src.on_device else 0) + (1 if plan.dst.on_device else 0)
+    kind = {0: C.ACL_MEMCPY_HOST_TO_HOST, 1: C.ACL_MEMCPY_HOST_TO_DEVICE, 2: C.ACL_MEMCPY_DEVICE_TO_HOST,
+            3: C.ACL_MEMCPY_DEVICE_TO_DEVICE}[kind]
+    return copy_cost(plan.count, kind)
+
+
 def do_copy(plan: CopyPlan) -> None:
     """Move the bytes of a validated copy; source bytes that do not exist arrive as GARBAGE."""
     target = plan.dst.view(plan.d_off, plan.landing)
@@ -599,16 +702,20 @@ def memcpy(api, dst, dst_max, src, count, kind):
     if ret:
         return ret
     do_copy(plan)
+    clock().host_work(f"memcpy {count} bytes {_KIND_NAMES.get(kind, kind)}", "memcpy", plan_cost(plan))
     return 0
 
 
-def _queue(api: str, stream: int, label: str, run: Callable[[], Any]) -> int:
-    """Enqueue ``run`` on ``stream`` (0 = default stream of this thread's context): 0 or the stream's code."""
-    from .streams import enqueue, resolve_stream
-    handle, ret = resolve_stream(api, stream)
+def _queue(api: str, stream: int, label: str, run: Callable[[], Any], cost_us: float = 0.0, cat: str = "task",
+           *, fault: int = 507000) -> int:
+    """Enqueue ``run`` on ``stream`` (0 = default stream of this thread's context): 0 or the stream's code.
+
+    ``fault``: the code the stream reports if ``run`` raises (streams.run_task).
+    """
+    handle, ret = _streams.resolve_stream(api, stream)
     if ret:
         return ret
-    return enqueue(handle, label, run, api)
+    return _streams.enqueue(handle, label, run, api, cost_us, cat, fault=fault)
 
 
 @binding("acl.rt.memcpy_async", "kkkkik", needs=INIT)
@@ -624,19 +731,20 @@ def memcpy_async(api, dst, dst_max, src, count, kind, stream):
     if ret:
         return ret
 
-    dead_dst, dead_src = _is_dead(plan.dst), _is_dead(plan.src)  # warned about now, used as they are
+    dead_dst, dead_src = _keep(plan.dst), _keep(plan.src)  # warned about now, used as they are
 
     def task():
         """Run the copy; memory freed since enqueue fails the stream (UNCONFIRMED code 507000)."""
-        d_region, d_off, why = (plan.dst, plan.d_off, "") if dead_dst else space().resolve(dst, plan.landing)
+        d_region, d_off, why = ((plan.dst, plan.d_off, "") if dead_dst
+                                else space().resolve(dst, plan.landing, api, write=True))
         s_region, s_off, readable, why_src = ((plan.src, plan.s_off, count, "") if dead_src
-                                              else space().resolve_read(src, count))
+                                              else space().resolve_read(src, count, api))
         if d_region is None or s_region is None:
             return 507000, f"memcpy_async {'dst' if d_region is None else 'src'}: {why or why_src}"
         do_copy(CopyPlan(d_region, d_off, s_region, s_off, count, readable, plan.writable))
         return None
 
-    return _queue(api, stream, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task)
+    return _queue(api, stream, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task, plan_cost(plan), "memcpy")
 
 
 def _check_fill(api: str, dev_ptr: int, max_size: int, count: int) -> Tuple[int, Optional[Tuple[Region, int]]]:
@@ -645,7 +753,7 @@ def _check_fill(api: str, dev_ptr: int, max_size: int, count: int) -> Tuple[int,
         return fail(100000, api, "pointer is 0 (NULL)."), None
     if count > max_size:
         return fail(107000, api, f"count {count} is larger than max_size {max_size}."), None
-    region, offset, why = space().resolve(dev_ptr, count)
+    region, offset, why = space().resolve(dev_ptr, count, api, write=True)
     if region is None:
         ret, dead = _use_after_free(api, "", dev_ptr, count, why)
         if ret:
@@ -664,6 +772,7 @@ def memset(api, dev_ptr, max_size, value, count):
     if ret:
         return ret
     target[0].view(target[1], count).fill(value & 0xFF)
+    clock().host_work(f"memset {count} bytes", "memset", fill_cost(count))
     return 0
 
 
@@ -675,17 +784,18 @@ def memset_async(api, dev_ptr, max_size, value, count, stream):
     ret, target = _check_fill(api, dev_ptr, max_size, count)
     if ret:
         return ret
-    dead = _is_dead(target[0])  # a use after free warned about now: the dead block, as it is
+    dead = _keep(target[0])  # a use after free warned about now: the dead block, as it is
 
     def task():
         """Fill now; memory freed since enqueue fails the stream (UNCONFIRMED code 507000)."""
-        region, offset, why = (target[0], target[1], "") if dead else space().resolve(dev_ptr, count)
+        region, offset, why = (target[0], target[1], "") if dead else space().resolve(dev_ptr, count, api,
+                                                                                       write=True)
         if region is None:
             return 507000, f"memset_async: {why}"
         region.view(offset, count).fill(value & 0xFF)
         return None
 
-    return _queue(api, stream, f"memset_async {count} bytes", task)
+    return _queue(api, stream, f"memset_async {count} bytes", task, fill_cost(count), "memset")
 
 
 @binding("acl.rt.get_mem_info", "i", needs=CONTEXT, outs=2)
@@ -695,3 +805,6 @@ def get_mem_info(api, attr):
         return 0, 0, fail(100000, api, f"attr {attr} is not an aclrtMemAttr (0..12).")
     total = state().config.device_memory
     return total - space().device_used, total, 0
+
+
+from . import streams as _streams  # noqa: E402  (streams build on contexts, which import this module)

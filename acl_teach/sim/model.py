@@ -9,6 +9,7 @@ user-provided work/weight memory that is too small or not device memory returns 
 """
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ class LoadedModel:
     user_memory: Dict[str, Tuple[int, int]] = field(default_factory=dict)
     current_gear: Optional[str] = None
     device_id: int = 0
+    costs: Dict[Any, Any] = field(default_factory=dict)  # costmodel.run_cost's cache, per input shapes
 
 
 class Models:
@@ -77,9 +79,17 @@ def get_model(api: str, model_id: int) -> Tuple[Optional[LoadedModel], int]:
                       f"already unloaded).")
 
 
+@functools.lru_cache(maxsize=None)
+def onnxruntime() -> Any:
+    """onnxruntime, imported at the first load (it is slow to import) and kept: the import never runs again,
+    so a load during interpreter shutdown (when the import system is gone) still works once it was used."""
+    import onnxruntime as ort
+    return ort
+
+
 def new_session(onnx_bytes: bytes):
     """An ONNX Runtime session for a model's graph (the simulator's 'device code')."""
-    import onnxruntime as ort
+    ort = onnxruntime()
     opts = ort.SessionOptions()
     opts.log_severity_level = 3
     return ort.InferenceSession(onnx_bytes, opts, providers=["CPUExecutionProvider"])
@@ -89,7 +99,7 @@ def _read_host(api: str, ptr: int, size: int) -> Tuple[Optional[bytes], int]:
     """Model bytes from host memory (load_from_mem), or (None, code)."""
     if ptr == 0 or size == 0:
         return None, fail(100000, api, "model pointer or size is 0.")
-    region, offset, why = space().resolve(ptr, size)
+    region, offset, why = space().resolve(ptr, size, api)
     if region is None:
         return None, fail(100000, api, why + ".")
     if region.on_device and not is_board():

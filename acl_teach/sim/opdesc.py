@@ -7,8 +7,8 @@ for a negative dim or a size_t overflow; aclDataTypeSize is 8 for types it does 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, List, Optional
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
 
 from ..spec import constants as C
 from ..spec import dtypes
@@ -40,6 +40,7 @@ class TensorDesc:
     format: int
     name: str = ""
     const: Optional[bytes] = None
+    extra: Dict[str, Any] = field(default_factory=dict)  # storage/origin format and shape, ranges … (tensordesc_set.py)
 
     @property
     def elements(self) -> int:

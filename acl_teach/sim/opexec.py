@@ -166,7 +166,7 @@ def _check_values(model: opmodel.OpModel, ins: List[DataBuffer]) -> None:
 
 
 def _kernel(model: opmodel.OpModel, ins: List[DataBuffer], outs: List[DataBuffer]) -> Optional[Tuple[int, str]]:
-    """Run one op on device memory; never raises (a failure is the stream's error code)."""
+    """Run one op on device memory; a kernel that raises is a failed task (streams.run_task, KERNEL_FAILED)."""
     try:
         _check_values(model, ins)
         feeds = {i: _read(model.inputs[i], ins[i], f"{model.op} input #{i}") for i in model.graph_inputs}
@@ -175,9 +175,6 @@ def _kernel(model: opmodel.OpModel, ins: List[DataBuffer], outs: List[DataBuffer
             _write(spec, buf, value, f"{model.op} output #{i}")
     except ExecError as exc:
         return exc.code, exc.why
-    except Exception as exc:  # the kernel itself failed (ONNX Runtime error, division by zero …)
-        text = str(exc).strip().splitlines()
-        return KERNEL_FAILED, f"{model.op} failed on the device: {text[-1] if text else type(exc).__name__}"
     return None
 
 
@@ -186,7 +183,7 @@ def _launch(api: str, model: opmodel.OpModel, ins: List[DataBuffer], outs: List[
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
-    return enqueue(handle, f"op {model.op}", lambda: _kernel(model, ins, outs), api) or 0
+    return enqueue(handle, model.op, lambda: _kernel(model, ins, outs), api, fault=KERNEL_FAILED) or 0
 
 
 def _run(api: str, op_type: str, desc_lists: Tuple[list, list], buf_lists: Tuple[list, list], attrs: Any,

@@ -6,12 +6,20 @@ one session, across simulated processes too (``sim.reset`` keeps them: they hold
 from __future__ import annotations
 
 import collections
+import functools
 import threading
 from typing import Any, Dict, List
 
 import numpy as np
 
 from ..spec import opmodel
+
+
+@functools.lru_cache(maxsize=None)
+def _onnxruntime() -> Any:
+    """onnxruntime, imported on first use (slow to import) and kept: no import runs again (none can at shutdown)."""
+    import onnxruntime as ort
+    return ort
 
 CACHE_SIZE = 256
 _sessions: "collections.OrderedDict[str, Any]" = collections.OrderedDict()
@@ -25,7 +33,7 @@ def session(model: opmodel.OpModel):
         if found is not None:
             _sessions.move_to_end(model.digest)
             return found
-    import onnxruntime as ort
+    ort = _onnxruntime()
     options = ort.SessionOptions()
     options.log_severity_level = 4  # failures come back as exceptions, not console noise
     options.intra_op_num_threads = 1

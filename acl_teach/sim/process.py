@@ -3,6 +3,8 @@
 finalize releases whatever is still alive (as the real process teardown would) and prints what
 the learner never released themselves: afterwards no old pointer, handle or model id works and no
 device memory stays charged, even for resources on a device whose set_device was never called.
+Datasets and data buffers are the exception: plain host structs, they stay (listed in the report)
+until their own destroy call, which returns 0 after finalize as on a board.
 """
 from __future__ import annotations
 
@@ -13,7 +15,10 @@ from typing import List
 
 from . import constants as C
 from ._args import binding
+from .databuffer import DataBuffer
+from .dataset import Dataset
 from .ledger import Entry
+from .profiler import start_from_config
 from .runtime import IMPLICIT, Context, release_context, release_device
 from .state import fail, state
 
@@ -31,9 +36,13 @@ def init(api, config_path=None):
                 return fail(100003, api, f"config file {config_path!r} does not exist.")
             try:
                 with open(config_path, encoding="utf-8") as fh:
-                    json.load(fh)
+                    cfg = json.load(fh)
             except (OSError, ValueError) as exc:
                 return fail(100006, api, f"config file {config_path!r} is not valid JSON ({exc}).")
+            if isinstance(cfg, dict) and "profiler" in cfg:
+                ret = start_from_config(api, cfg["profiler"])
+                if ret:
+                    return ret
         st.initialized = True
         st.ledger.add("acl", 0, f"acl.init({config_path!r})" if config_path else "acl.init()", key="acl")
         return 0
@@ -58,6 +67,11 @@ def leak_report() -> str:
     return "\n".join(lines)
 
 
+# Plain host structs the runtime does not own: aclmdlDestroyDataset / aclDestroyDataBuffer just delete them and
+# return 0, before or after aclFinalize (issue 18), so finalize leaves them to their own release call.
+_HOST_STRUCTS = (Dataset, DataBuffer)
+
+
 def _release_everything(by: str) -> None:
     """What process teardown reclaims: devices, contexts, streams, models, memory, every other handle."""
     st = state()
@@ -74,10 +88,12 @@ def _release_everything(by: str) -> None:
             hook(by)
     if st.memory is not None:
         st.memory.release_all(by)
+    survivors = {h for h, obj in st.handles.items() if isinstance(obj, _HOST_STRUCTS)}
     for handle in list(st.handles):
-        st.handles.pop(handle, None)
+        if handle not in survivors:
+            st.handles.pop(handle, None)
     for entry in st.ledger.live():
-        if entry.kind != "acl":
+        if entry.kind != "acl" and entry.key not in survivors:
             st.ledger.release(entry.key, by)
     st.devices.clear()
 

@@ -64,26 +64,24 @@ def _check_device_id(api: str, device_id: int) -> int:
 
 def _new_context(device_id: int, is_default: bool) -> int:
     """Create a context and its default stream, and record both in the ledger."""
-    from .streams import new_stream  # streams need contexts; import late to avoid a cycle
     st = state()
     ctx = Context(device_id, is_default)
     handle = st.new_handle(ctx)
     kind = "default context" if is_default else "context"
     st.ledger.add(kind, handle, f"device {device_id}")
-    ctx.default_stream = new_stream(handle, is_default=True)
+    ctx.default_stream = _streams.new_stream(handle, is_default=True)
     return handle
 
 
 def release_context(handle: int, by: str) -> None:
     """Destroy a context with its streams (anything still alive is recorded as released by ``by``)."""
-    from .streams import release_stream
     st = state()
     ctx = st.lookup(handle, Context)
     if ctx is None:
         return
     for s in list(ctx.streams):
-        release_stream(s, by if by.startswith(IMPLICIT) else IMPLICIT + by)
-    release_stream(ctx.default_stream, by)
+        _streams.release_stream(s, by if by.startswith(IMPLICIT) else IMPLICIT + by)
+    _streams.release_stream(ctx.default_stream, by)
     st.handles.pop(handle, None)
     st.ledger.release(handle, by)
     if getattr(st.tls, "context", 0) == handle:
@@ -130,7 +128,6 @@ def reset_device(api, device_id):
 
 def release_device(device_id: int, by: str) -> None:
     """Free every context, stream and allocation of a device (what reset_device does at zero)."""
-    from .memory import space
     st = state()
     implicit = IMPLICIT + by
     for handle, obj in list(st.handles.items()):
@@ -140,7 +137,7 @@ def release_device(device_id: int, by: str) -> None:
     if dev is not None and dev.default_context:
         release_context(dev.default_context, by)
         dev.default_context = 0
-    space().release_device_memory(device_id, implicit)
+    _memory.space().release_device_memory(device_id, implicit)
     st.ledger.release(("device", device_id), by)
     for sub in st.subsystems.values():
         hook = getattr(sub, "on_device_reset", None)
@@ -233,3 +230,8 @@ def run_mode() -> int:
 def is_board() -> bool:
     """True in ACL_DEVICE mode, where host and device share one memory."""
     return state().config.run_mode == C.ACL_DEVICE
+
+
+# streams and memory build on contexts: imported last (not inside functions: no import may run at shutdown)
+from . import memory as _memory  # noqa: E402
+from . import streams as _streams  # noqa: E402

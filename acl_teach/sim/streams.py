@@ -25,6 +25,7 @@ from . import constants as C
 from ._args import CONTEXT, INIT, binding
 from .runtime import Context, current_context
 from .state import fail, state, warn
+from .timeline import begin, clock, finish
 
 TaskResult = Optional[Tuple[int, str]]
 
@@ -35,6 +36,12 @@ class Task:
 
     label: str
     run: Callable[[], TaskResult]
+    cost_us: float = 0.0       # simulated duration (timeline.py)
+    submitted_us: float = 0.0  # host clock when it was queued
+    cat: str = "task"
+    task_id: int = 0           # per process, in queueing order (exception info)
+    thread_id: int = 0         # native id of the thread that queued it
+    fault: int = 507000  # what the task reports if its body raises (ACL_ERROR_RT_INTERNAL_ERROR unless told)
 
 
 @dataclass
@@ -63,6 +70,8 @@ class Stream:
     destroyed: bool = False
     running: Any = None  # the task being run now (a callback may destroy the stream it runs on)
     dropped: List[Any] = field(default_factory=list)  # tasks still queued when the stream was destroyed
+    handle: int = 0
+    clock_us: float = 0.0  # simulated time this stream has reached (timeline.py)
 
 
 class Reports:
@@ -99,7 +108,8 @@ def reports() -> Reports:
 def new_stream(context: int, is_default: bool = False) -> int:
     """Create a stream in ``context`` and record it."""
     st = state()
-    handle = st.new_handle(Stream(context, is_default))
+    obj = Stream(context, is_default, clock_us=clock().host_us)
+    handle = obj.handle = st.new_handle(obj)
     ctx = st.lookup(context, Context)
     if not is_default:
         ctx.streams.append(handle)
@@ -153,14 +163,39 @@ def resolve_stream(api: str, stream: int) -> Tuple[int, int]:
     return stream, 0
 
 
-def enqueue(handle: int, label: str, run: Callable[[], TaskResult], api: str = "acl.rt stream") -> int:
-    """Append a device task to a stream: 0, or 107000 when the stream was destroyed meanwhile."""
+def enqueue(handle: int, label: str, run: Callable[[], TaskResult], api: str = "acl.rt stream",
+            cost_us: float = 0.0, cat: str = "task", *, fault: int = 507000) -> int:
+    """Append a device task (lasting ``cost_us`` simulated µs) to a stream: 0, or 107000 when it was destroyed.
+
+    ``fault`` is the code the stream reports if ``run`` raises (see ``run_task``).
+    """
     stream = state().lookup(handle, Stream)
     if stream is None or stream.destroyed:
         return fail(107000, api, f"stream {handle:#x} was destroyed (by another thread) before the task was queued.")
-    stream.tasks.append(Task(label, run))
+    stream.tasks.append(Task(label, run, cost_us, clock().host_us, cat, clock().next_task_id(),
+                             threading.get_native_id(), fault))
     reports().notify()
     return 0
+
+
+MAX_REASON = 300  # characters of an exception's text kept in a failed task's reason
+
+
+def run_task(task: Task) -> TaskResult:
+    """Run one device task; an exception from its body is a failed task (its ``fault`` code), never a raise.
+
+    The one guard for every queued kind (memcpy, execute, op, JPEGD/JPEGE/VPC and whatever is queued
+    later): a task that raises fails once, is dropped from the queue and the stream keeps working, as a
+    device reports a faulting kernel instead of wedging the queue.
+    """
+    try:
+        return task.run()
+    except Exception as exc:  # noqa: BLE001 - anything the body raises is the device's failure
+        lines = str(exc).strip().splitlines()
+        text = lines[-1] if lines else type(exc).__name__
+        if len(text) > MAX_REASON:
+            text = text[:MAX_REASON] + " …"
+        return task.fault, f"{task.label} failed on the device: {text} ({type(exc).__name__})"
 
 
 def thread_alive(thread_id: int) -> bool:
@@ -169,12 +204,14 @@ def thread_alive(thread_id: int) -> bool:
 
 
 def _run_callback(cb: CallbackTask) -> None:
+    """Run a callback once, then drop the references to it and its user_data, as the binding's Py_DECREF does."""
     try:
         cb.fn(cb.user_data)
     except Exception:  # a callback's failure must not kill the worker thread
         print("[acl-teach sim] a callback launched with acl.rt.launch_callback raised:", file=sys.stderr)
         traceback.print_exc()
     finally:
+        cb.fn = cb.user_data = None  # a bound method would keep its owner (and what it holds) alive
         cb.done.set()
 
 
@@ -192,11 +229,14 @@ def _wait_callback(task: CallbackTask, timeout: float) -> Optional[str]:
     return None
 
 
-def _drain_locked(stream: Stream, timeout: float) -> Optional[str]:
+FAILURE_HOOKS: List[Callable[[Stream, Task, Tuple[int, str]], None]] = []  # events.py: exception callbacks
+
+
+def _drain_locked(stream: Stream, timeout: float, until: Any = None) -> Optional[str]:
     """Run a stream's tasks in order (caller holds stream.lock): None, or why it stopped early.
 
     A task may destroy the stream it runs on (a callback calling destroy_stream): the loop notices
-    and stops instead of popping a queue that was emptied under it.
+    and stops instead of popping a queue that was emptied under it. ``until``: stop once that task ran.
     """
     me = threading.get_ident()
     while not stream.destroyed:
@@ -217,11 +257,20 @@ def _drain_locked(stream: Stream, timeout: float) -> Optional[str]:
                     if why:
                         return why
         else:
-            outcome = task.run()
+            start = begin(stream, task)
+            outcome = run_task(task)
+            finish(stream, task, start, outcome)
             if outcome and stream.error is None:
                 stream.error = outcome
+            if outcome:
+                for hook in FAILURE_HOOKS:
+                    hook(stream, task, outcome)
         if stream.tasks and stream.tasks[0] is task:
             stream.tasks.popleft()
+        if not stream.destroyed:
+            stream.running = None  # a finished task is not kept (nor what it refers to)
+        if task is until:
+            return None
     return DESTROYED
 
 
@@ -277,6 +326,7 @@ def _synchronize(api: str, handle: int) -> int:
         error, obj.error = obj.error, None
     finally:
         obj.lock.release()
+    clock().advance_host(obj.clock_us)  # the host waited until the stream's simulated clock
     if why:
         return _stopped_early(api, why, obj, timeout)
     if error:
@@ -301,7 +351,6 @@ def synchronize_device(api):
     device; the binding (rt_synchronize.cpp) takes no arguments and returns the bare ret.
     UNCONFIRMED: 107002 without a current context (rtDeviceSynchronize needs one).
     """
-    from .runtime import Context
     st = state()
     device_id = st.lookup(current_context(api)[0], Context).device_id
     handles = [h for h, obj in list(st.handles.items()) if isinstance(obj, Stream)

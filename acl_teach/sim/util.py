@@ -143,8 +143,9 @@ class _Worker:
                                        name="acl-teach-worker")
 
     def _main(self, func: Any, args: Any) -> None:
+        """ThrFunc in util/thread.cpp: ``func()`` when args is None, else ``func(args)`` (a tuple is one argument)."""
         try:
-            func(args)
+            func() if args is None else func(args)
         except BaseException as exc:  # reported by stop_thread, like pyACL
             self.error = exc
             print(f"[acl-teach sim] thread function raised {type(exc).__name__}: {exc}", file=sys.stderr)
@@ -156,7 +157,7 @@ def _workers() -> Dict[int, _Worker]:
 
 @binding("acl.util.start_thread", "OO")
 def start_thread(api, func, args):
-    """(thread id, ret): run ``func(args)`` in a new thread (the callback-thread pattern)."""
+    """(thread id, ret): run ``func(args)`` in a new thread (``func()`` for None; the callback-thread pattern)."""
     if not callable(func):
         raise TypeError("acl.util.start_thread args parse failed\n[acl-teach] argument 1 must be callable.")
     worker = _Worker(func, args)

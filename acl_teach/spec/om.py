@@ -210,14 +210,23 @@ def _gear_key(gear: Sequence[int]) -> str:
     return ",".join(map(str, gear))
 
 
+def gear_width(dyn: Dict[str, Any]) -> int:
+    """Values per gear: 1 (batch), 2 (hw), one per -1 dim of all inputs (dims, --dynamic_dims); -1 if unknown."""
+    kind, gears = dyn.get("kind"), dyn.get("gears")
+    if kind == "dims":
+        ok = isinstance(gears, list) and gears and isinstance(gears[0], list) and 1 <= len(gears[0]) <= C.ACL_MAX_DIM_CNT
+        return len(gears[0]) if ok else -1
+    return {None: 0, "batch": 1, "hw": 2}.get(kind, -1)
+
+
 def _dynamic_problem(dyn: Any) -> Optional[str]:
     """Why the ``dynamic`` field is malformed, or None."""
     if not isinstance(dyn, dict) or set(dyn) != {"kind", "gears"}:
         return "dynamic must be {kind, gears}"
     kind, gears = dyn["kind"], dyn["gears"]
-    width = {None: 0, "batch": 1, "hw": 2}.get(kind, -1) if kind is None or isinstance(kind, str) else -1
+    width = gear_width(dyn) if kind is None or isinstance(kind, str) else -1
     if width < 0:
-        return f"dynamic kind {kind!r} is not null, 'batch' or 'hw'"
+        return f"dynamic kind {kind!r} is not null, 'batch', 'hw' or 'dims'"
     if not isinstance(gears, list) or len(gears) > C.ACL_MAX_BATCH_NUM or (width == 0) != (not gears):
         return "dynamic gears do not fit the kind"
     if any(not _int_list(g, 1, MAX_DIM) or len(g) != width for g in gears):
@@ -257,9 +266,8 @@ def _tensor_problem(entry: Any, keys: List[str], what: str, is_output: bool) -> 
     return None
 
 
-def _shape_input_problem(entry: Any, kind: Optional[str]) -> Optional[str]:
-    """Why the hidden ascend_mbatch_shape_data input of a dynamic model is malformed, or None."""
-    count = 1 if kind == "batch" else 2
+def _shape_input_problem(entry: Any, count: int) -> Optional[str]:
+    """Why the hidden ascend_mbatch_shape_data input of a dynamic model (``count`` int64 values) is malformed."""
     expect = {"name": C.ACL_DYNAMIC_TENSOR_NAME, "onnx_name": None, "data_type": C.ACL_INT64,
               "format": C.ACL_FORMAT_ND, "size": 8 * count, "gear_dims": {}}
     good = isinstance(entry, dict) and all(type(entry.get(k, ...)) is type(v) and entry[k] == v
@@ -278,7 +286,7 @@ def _io_problem(header: Dict[str, Any]) -> Optional[str]:
             len(inputs) > MAX_IO or len(outputs) > MAX_IO:
         return "inputs/outputs are not lists of tensors"
     plain = inputs[:-1] if kind else inputs
-    why = _shape_input_problem(inputs[-1] if inputs else None, kind) if kind else None
+    why = _shape_input_problem(inputs[-1] if inputs else None, gear_width(header["dynamic"])) if kind else None
     if why:
         return why
     for i, entry in enumerate(plain):

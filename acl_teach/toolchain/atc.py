@@ -2,8 +2,11 @@
 
 Accepts the flag subset the samples use (``--model --framework --output --soc_version
 --input_shape --input_format --input_fp16_nodes --output_type --dynamic_batch_size
---dynamic_image_size --insert_op_conf`` (static AIPP, toolchain/aipp.py), plus
-``--weight``/``--out_nodes``/``--log`` which Caffe commands carry).
+--dynamic_image_size --dynamic_dims --insert_op_conf`` (static AIPP, toolchain/aipp.py), plus
+``--weight``/``--out_nodes``/``--log`` which Caffe commands carry), parsed as ATC's gflags parses them
+(``-flag=value`` too). ``--output_type`` takes one type or ``node:index:TYPE`` per output. Flags that
+tune the real compiler (``--precision_mode``, ``--save_original_model``, ``--check_report`` … ``NO_EFFECT``)
+are accepted and the output says they change nothing here.
 Bad flags, or a graph that does not accept the requested shapes, fail like ATC: non-zero exit
 and ``ATC run failed`` with the reason. A ``NAME.recipe.json`` beside the ONNX file (the
 preprocessing recipe) is copied into the OM header. ``--singleop=op_list.json --output=DIR
@@ -23,8 +26,28 @@ from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FORMAT_ND, ACL_INT64
 from . import singleop
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
-         "output_type", "dynamic_batch_size", "dynamic_image_size", "weight", "out_nodes", "log", "singleop",
+         "output_type", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "weight", "out_nodes", "log", "singleop",
          "insert_op_conf")
+# Flags ATC accepts that change nothing the simulator models (CPU fp32 ONNX Runtime, no real compiler):
+# accepted, and ATC's output says so. The value is what the flag is about.
+NO_EFFECT = {"precision_mode": "the NPU's operator precision", "save_original_model": "keeping the original model",
+             "check_report": "the operator-support check report", "op_select_implmode": "high-precision or "
+             "high-performance operator implementations", "optypelist_for_implmode": "per-op implementations",
+             "log": "ATC's log level", "enable_small_channel": "small-channel convolution",
+             "fusion_switch_file": "graph fusion", "buffer_optimize": "buffer optimisation",
+             "keep_dtype": "per-op data types", "modify_mixlist": "mixed-precision lists",
+             "op_precision_mode": "per-op precision", "host_env_os": "the host OS of the OM",
+             "host_env_cpu": "the host CPU of the OM", "disable_reuse_memory": "memory reuse",
+             "op_debug_level": "operator debug", "status_check": "overflow checks", "core_type": "the core type",
+             "aicore_num": "the AI Core count", "virtual_type": "virtualisation", "compression_optimize_conf":
+             "compression", "enable_compress_weight": "weight compression", "auto_tune_mode": "auto tuning",
+             "enable_single_stream": "single-stream execution"}
+# gflags booleans: --flag alone is true, --noflag false (the string flags need a value)
+BOOL_FLAGS = ("save_original_model", "enable_small_channel", "disable_reuse_memory", "enable_single_stream",
+              "enable_compress_weight")
+PRECISION_MODES = ("force_fp32", "allow_fp32_to_fp16", "force_fp16", "must_keep_origin_dtype",
+                   "allow_mix_precision", "allow_mix_precision_fp16", "allow_mix_precision_bf16",
+                   "force_lowerprecision", "cube_fp16in_fp32out")
 FRAMEWORKS = {0: "Caffe", 1: "MindSpore", 3: "TensorFlow", 5: "ONNX"}
 DYNAMIC_INPUT = ACL_DYNAMIC_TENSOR_NAME
 FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more information"
@@ -44,23 +67,61 @@ class AtcError(Exception):
 
 
 def parse_flags(argv: Sequence[str]) -> Dict[str, str]:
-    """``--key=value`` or ``--key value`` pairs, as ATC's flag parser accepts them."""
+    """ATC's command line as gflags parses it: ``--flag=value``, ``-flag=value``, ``--flag value``,
+    ``-flag value``, and for booleans ``--flag`` / ``--noflag``."""
     flags: Dict[str, str] = {}
+    known = FLAGS + tuple(NO_EFFECT)
     args = list(argv)
     while args:
         arg = args.pop(0)
-        if not arg.startswith("--"):
+        if not arg.startswith("-") or arg in ("-", "--"):
             raise AtcError(f"E10001: Value [{arg}] is not a flag. Flags look like --model=resnet50.onnx.")
-        key, eq, value = arg[2:].partition("=")
+        key, eq, value = arg.lstrip("-").partition("=")
+        if not eq and key.startswith("no") and key[2:] in BOOL_FLAGS:
+            key, value, eq = key[2:], "false", "="
         if not eq:
-            if not args or args[0].startswith("--"):
+            if key in BOOL_FLAGS and (not args or args[0].startswith("-")
+                                      or args[0].lower() not in ("true", "false", "1", "0")):
+                value = "true"
+            elif not args or (args[0].startswith("-") and key in known):
                 raise AtcError(f"E10004: Value for parameter [--{key}] is missing.")
-            value = args.pop(0)
-        if key not in FLAGS:
+            else:
+                value = args.pop(0)
+        if key not in known:
             raise AtcError(f"E10001: Parameter [--{key}] is not supported by ATC (or by the acl-teach "
-                           f"simulator). Supported: {', '.join('--' + f for f in FLAGS)}.")
+                           f"simulator). Supported: {', '.join('--' + f for f in known)}.")
         flags[key] = value.strip().strip('"').strip("'")
+    if flags.get("precision_mode") and flags["precision_mode"] not in PRECISION_MODES:
+        raise AtcError(f"E10001: Value [{flags['precision_mode']}] for parameter [--precision_mode] is invalid: "
+                       f"{', '.join(PRECISION_MODES)}.")
     return flags
+
+
+def no_effect_notes(flags: Dict[str, str]) -> List[str]:
+    """One line per accepted flag that changes nothing on the simulator (printed by ``run``)."""
+    return [f"[acl-teach] --{k}={v}: accepted; it sets {NO_EFFECT[k]}, which has no effect on the simulator "
+            f"(the model runs as fp32/its own types on ONNX Runtime on the CPU)" for k, v in flags.items()
+            if k in NO_EFFECT]
+
+
+def _output_types(text: str) -> Tuple[str, Dict[Tuple[str, int], str]]:
+    """--output_type: one type for every output ('FP32'), or per output 'node:index:FP16;node2:0:FP32'."""
+    if ":" not in text:
+        out = text.upper()
+        if out and out not in dtypes.ATC_TYPES:
+            raise AtcError(f"E10001: Value [{out}] for parameter [--output_type] is invalid: use FP32, FP16, "
+                           f"UINT8, INT8 or INT32 (or node:index:TYPE per output).")
+        return out, {}
+    per: Dict[Tuple[str, int], str] = {}
+    for part in filter(None, text.split(";")):
+        node, _, rest = part.rpartition(":")
+        node, _, index = node.rpartition(":")
+        kind = rest.upper()
+        if not node or not index.isdigit() or kind not in dtypes.ATC_TYPES:
+            raise AtcError(f"E10001: Value [{part}] for parameter [--output_type] is invalid: per output it is "
+                           f"node:index:TYPE (TYPE FP32, FP16, UINT8, INT8 or INT32), joined by ';'.")
+        per[(node, int(index))] = kind
+    return "", per
 
 
 def _parse_shapes(text: str) -> Dict[str, List[int]]:
@@ -80,9 +141,12 @@ def _parse_shapes(text: str) -> Dict[str, List[int]]:
 
 def _parse_gears(flags: Dict[str, str]) -> Tuple[Optional[str], List[List[int]]]:
     """('batch' | 'hw' | None, gears)."""
-    batch, image = flags.get("dynamic_batch_size"), flags.get("dynamic_image_size")
-    if batch and image:
-        raise AtcError("E10001: --dynamic_batch_size and --dynamic_image_size cannot be used together.")
+    batch, image, nd = flags.get("dynamic_batch_size"), flags.get("dynamic_image_size"), flags.get("dynamic_dims")
+    if sum(map(bool, (batch, image, nd))) > 1:
+        raise AtcError("E10001: --dynamic_batch_size, --dynamic_image_size and --dynamic_dims cannot be used "
+                       "together.")
+    if nd:
+        return "dims", _parse_nd_gears(nd)
     try:
         if batch:
             gears = [[int(b)] for b in batch.split(",") if b.strip()]
@@ -99,6 +163,20 @@ def _parse_gears(flags: Dict[str, str]) -> Tuple[Optional[str], List[List[int]]]
         raise AtcError(f"E10035: the {kind} gears {gears} are invalid: give 2 to 100 distinct positive "
                        f"{'sizes' if kind == 'batch' else 'height,width pairs'}.")
     return kind, gears
+
+
+def _parse_nd_gears(text: str) -> List[List[int]]:
+    """--dynamic_dims="1,2;4,8": one gear per ';', one value per -1 of --input_shape (all inputs, in order)."""
+    try:
+        gears = [[int(v) for v in g.split(",")] for g in text.split(";") if g.strip()]
+    except ValueError:
+        raise AtcError("E10001: --dynamic_dims takes integer gears separated by ';', e.g. "
+                       "--dynamic_dims=\"1,224;8,448\".") from None
+    if not 2 <= len(gears) <= 100 or any(v <= 0 for g in gears for v in g) or len({len(g) for g in gears}) != 1 \
+            or len({tuple(g) for g in gears}) != len(gears):
+        raise AtcError(f"E10035: the --dynamic_dims gears {gears} are invalid: give 2 to 100 distinct gears of "
+                       f"positive values, each with one value per -1 in --input_shape.")
+    return gears
 
 
 def _dims_of(value_info) -> List[Any]:
@@ -158,7 +236,8 @@ def _resolve_inputs(model, flags: Dict[str, str], kind: Optional[str]) -> List[D
             raise AtcError(f"E10016: --input_fp16_nodes names [{name}], which is not an input; inputs: {names}.")
     fmt_name = flags.get("input_format", "NCHW").upper()
     if fmt_name not in dtypes.FORMAT_BY_NAME:
-        raise AtcError(f"E10001: Value [{fmt_name}] for parameter [--input_format] is invalid: NCHW, NHWC or ND.")
+        raise AtcError(f"E10001: Value [{fmt_name}] for parameter [--input_format] is invalid: NCHW, NHWC, ND, "
+                       f"NCDHW or NDHWC.")
     entries = []
     for info in graph_inputs:
         onnx_type = dtypes.ONNX_TO_ACL.get(info.type.tensor_type.elem_type)
@@ -169,13 +248,13 @@ def _resolve_inputs(model, flags: Dict[str, str], kind: Optional[str]) -> List[D
             raise AtcError(f"E10001: input [{info.name}] has dynamic dims {dims} in the ONNX model; "
                            f"fix them with --input_shape=\"{info.name}:1,...\".")
         if -1 in dims and not kind:
-            raise AtcError(f"E10001: input [{info.name}] has -1 dims {dims} but neither --dynamic_batch_size "
-                           f"nor --dynamic_image_size is given.")
+            raise AtcError(f"E10001: input [{info.name}] has -1 dims {dims} but neither --dynamic_batch_size, "
+                           f"--dynamic_image_size nor --dynamic_dims is given.")
         acl_type = 1 if info.name in fp16 else onnx_type
         if info.name in fp16 and onnx_type != 0:
             raise AtcError(f"E10001: --input_fp16_nodes needs a float32 input; [{info.name}] is "
                            f"{dtypes.type_name(onnx_type)}.")
-        fmt = dtypes.FORMAT_BY_NAME[fmt_name] if len(dims) == 4 else 2
+        fmt = dtypes.FORMAT_BY_NAME[fmt_name] if len(dims) == (5 if fmt_name in ("NDHWC", "NCDHW") else 4) else 2
         entries.append({"name": info.name, "onnx_name": info.name, "dims": dims, "data_type": acl_type,
                         "onnx_type": onnx_type, "format": fmt})
     _check_dynamic_positions(entries, kind, fmt_name)
@@ -188,8 +267,27 @@ def _dynamic_positions(entry: Dict[str, Any], kind: str, fmt_name: str) -> List[
     return [1, 2] if fmt_name == "NHWC" else [2, 3]
 
 
+def _check_nd(entries: List[Dict[str, Any]], fmt_name: str, gears: List[List[int]]) -> None:
+    """--dynamic_dims: ND inputs, -1 anywhere, each gear one value per -1 of all inputs."""
+    if fmt_name != "ND":
+        raise AtcError("E10001: --dynamic_dims needs --input_format=ND.")
+    count = sum(e["dims"].count(-1) for e in entries)
+    if not count:
+        raise AtcError("E10001: --dynamic_dims needs --input_shape with -1 where a dimension varies, e.g. "
+                       "--input_shape=\"x:-1,-1\".")
+    if gears and len(gears[0]) != count:
+        raise AtcError(f"E10001: each --dynamic_dims gear must give {count} value(s), one per -1 in "
+                       f"--input_shape; got {gears[0]}.")
+
+
+def _nd_gear_dims(entries: List[Dict[str, Any]], gear: List[int]) -> List[List[int]]:
+    """Every input's dims for one --dynamic_dims gear (its values fill the -1s in input order)."""
+    values = iter(gear)
+    return [[next(values) if d == -1 else d for d in e["dims"]] for e in entries]
+
+
 def _check_dynamic_positions(entries: List[Dict[str, Any]], kind: Optional[str], fmt_name: str) -> None:
-    if not kind:
+    if not kind or kind == "dims":
         return
     dynamic = [e for e in entries if -1 in e["dims"]]
     if not dynamic:
@@ -272,14 +370,14 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
         session = ort.InferenceSession(onnx_bytes, providers=["CPUExecutionProvider"])
     except Exception as exc:
         raise AtcError(f"E19010: the graph could not be compiled: {str(exc).splitlines()[0]}") from None
-    out_type = flags.get("output_type", "").upper()
-    if out_type and out_type not in dtypes.ATC_TYPES:
-        raise AtcError(f"E10001: Value [{out_type}] for parameter [--output_type] is invalid or per-node "
-                       f"(not supported by the simulator): use FP32, FP16, UINT8, INT8 or INT32.")
+    out_type, per_output = _output_types(flags.get("output_type", ""))
     keys = [",".join(map(str, g)) for g in gears] or ["static"]
     per_gear_inputs, per_gear_outputs = {}, {}
+    if kind == "dims":
+        _check_nd(inputs, fmt_name, gears)
     for key, gear in zip(keys, gears or [[]]):
-        dims = [_gear_dims(e, kind, gear, fmt_name) for e in inputs]
+        dims = (_nd_gear_dims(inputs, gear) if kind == "dims"
+                else [_gear_dims(e, kind, gear, fmt_name) for e in inputs])
         try:
             per_gear_outputs[key] = _run_gear(session, inputs, dims)
         except Exception as exc:
@@ -290,19 +388,24 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
         e["gear_dims"] = {k: v[i] for k, v in per_gear_inputs.items()}
         e["size"] = max(int(np.prod(d)) for d in e["gear_dims"].values()) * dtypes.itemsize(e["data_type"])
     producers = {o: (n.name, i) for n in model.graph.node for i, o in enumerate(n.output)}
+    named = set(producers.values()) | {(o.name, 0) for o in model.graph.output}
+    for node, index in per_output:
+        if (node, index) not in named:
+            raise AtcError(f"E10016: --output_type names output [{node}:{index}], which the graph does not have.")
     outputs = []
     for i, info in enumerate(model.graph.output):
         onnx_type = dtypes.ONNX_TO_ACL[info.type.tensor_type.elem_type]
         gear_dims = {k: v[i] for k, v in per_gear_outputs.items()}
         node, edge = producers.get(info.name, (info.name, 0))
-        acl_type = dtypes.ATC_TYPES[out_type] if out_type and onnx_type in (0, 1) else onnx_type
+        wanted = per_output.get((node, edge)) or per_output.get((info.name, 0)) or out_type
+        acl_type = dtypes.ATC_TYPES[wanted] if wanted and onnx_type in (0, 1) else onnx_type
         biggest = max(gear_dims.values(), key=lambda d: int(np.prod(d)))
         outputs.append({"name": om.output_name(node, edge, info.name), "onnx_name": info.name,
                         "dims": biggest, "gear_dims": gear_dims, "data_type": acl_type, "onnx_type": onnx_type,
-                        "format": inputs[0]["format"] if len(biggest) == 4 and inputs else ACL_FORMAT_ND,
+                        "format": _model_format(inputs) if len(biggest) == 4 else ACL_FORMAT_ND,
                         "size": int(np.prod(biggest)) * dtypes.itemsize(acl_type)})
     if kind:
-        count = 1 if kind == "batch" else 2
+        count = len(gears[0]) if kind == "dims" else (1 if kind == "batch" else 2)
         inputs.append({"name": DYNAMIC_INPUT, "onnx_name": None, "dims": [count], "data_type": ACL_INT64,
                        "onnx_type": dtypes.ACL_TO_ONNX[ACL_INT64], "format": ACL_FORMAT_ND,
                        "size": dtypes.itemsize(ACL_INT64) * count, "gear_dims": {}})
@@ -319,6 +422,13 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
         fh.write(om.dumps(header, onnx_bytes))
     os.replace(tmp, out_path)
     return out_path, header
+
+
+def _model_format(inputs: List[Dict[str, Any]]) -> int:
+    """The layout of the model's first input as converted: inserted AIPP feeds NHWC bytes, the graph keeps its own."""
+    if not inputs:
+        return ACL_FORMAT_ND
+    return (inputs[0].get("aipp") or {}).get("src_format", inputs[0]["format"])
 
 
 def _insert_aipp(path: str, inputs: List[Dict[str, Any]], kind: Optional[str], onnx_bytes: bytes) -> bytes:
@@ -395,6 +505,8 @@ def run(argv: Sequence[str], out=None, err=None) -> int:
         print(FAILED, file=err)
         print(str(exc), file=err)
         return 1
+    for note in no_effect_notes(flags):
+        print(note, file=out)
     print("ATC run success, welcome to the next use.", file=out)
     for path in paths:
         print(f"[acl-teach] wrote {path}", file=out)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Dict, Optional, Union
+from typing import Any, Callable, Dict, Optional, Union
 
 from ..spec import om
 
@@ -97,19 +97,29 @@ def keep(model_path: str, recipe: Dict[str, Any]) -> None:
     os.replace(tmp, target)
 
 
-def recipe_for(model_path: str) -> Optional[Dict[str, Any]]:
-    """The model's own recipe (sidecar file, else a simulator OM's header), or None when it has none."""
+def recipe_for(model_path: str, header: Optional[Dict[str, Any]] = None) -> Optional[Dict[str, Any]]:
+    """The model's own recipe (sidecar file, else a simulator OM's header), or None when it has none.
+
+    ``header``: the OM header of the model as it was loaded, when the caller holds it; the 18 MB file
+    is then not read, hashed and parsed a second time (and what is read is what runs, never a newer file).
+    """
     found = read_sidecar(model_path)
     if found is not None:
         return found
+    if header is not None:
+        return header.get("recipe") or None
     try:
         return om.read(model_path).header.get("recipe") or None
     except om.OmError:  # a real OM, or not an OM at all: no header to read
         return None
 
 
-def resolve(recipe: Union[str, Dict[str, Any], None], model_path: str) -> Dict[str, Any]:
-    """An explicit recipe (name, JSON path or dict) or the model's own; refuse rather than guess."""
+def resolve(recipe: Union[str, Dict[str, Any], None], model_path: str,
+            own: Optional[Callable[[], Optional[Dict[str, Any]]]] = None) -> Dict[str, Any]:
+    """An explicit recipe (name, JSON path or dict) or the model's own; refuse rather than guess.
+
+    ``own``: how the caller already knows the model's own recipe (``recipe_for`` of the path otherwise).
+    """
     if isinstance(recipe, dict):
         return recipe
     if isinstance(recipe, str) and recipe in RECIPES:
@@ -119,7 +129,7 @@ def resolve(recipe: Union[str, Dict[str, Any], None], model_path: str) -> Dict[s
     if recipe is not None:
         raise RecipeError(f"unknown recipe {recipe!r}: use one of {', '.join(RECIPES)} or the path of a "
                           f".recipe.json file.")
-    found = recipe_for(model_path)
+    found = own() if own is not None else recipe_for(model_path)
     if found is None:
         raise RecipeError(f"the preprocessing recipe of {model_path} is unknown (no {os.path.basename(sidecar(model_path))}"
                           f" beside it): pass recipe= (Session) or --recipe (CLI), one of {', '.join(RECIPES)} "

@@ -139,6 +139,9 @@ RESNET_HW_CFG = """aipp_op {
     var_reci_chn_2 : 0.0078125
 }
 """  # ours: aipp_resnet50.aippconfig is downloaded and unpublished; RGB888_U8, source = each gear's H x W
+VDEC = f"{L2}/1_classification/vdec_resnet50_classification"
+VIDEO_NOTE = ("The README downloads a camera clip we cannot ship: ours is coffee.png panned, encoded by PyAV's "
+              "x264/x265 (tools/samples/data.py video). ")
 DYN_BATCH = f"{L2}/1_classification/googlenet_imagenet_dynamic_batch"
 DYN_HW = f"{L2}/1_classification/resnet50_imagenet_dynamic_hw"
 
@@ -345,6 +348,21 @@ SAMPLES: Tuple[Sample, ...] = (
            expect=("top5 inference results",),
            notes=AIPP_NOTE + "README type 2: crop-and-paste into a 512x534 picture (410112 bytes), which is then "
                  "executed as the 75264-byte model input (a larger buffer: GE only warns)."),
+    Sample("vdec_resnet50_classification", VDEC, "python3 ./src/acl_sample.py", models=(AIPP_MODEL,),
+           files=(File("data/vdec_h265_1frame_rabbit_1280x720.h265", data.video("coffee.png", (1280, 720), 1,
+                                                                                 "h265")),),
+           expect=(r"\[Vdec\] vdec finish", "top5 inference results"),
+           check=checks.top1_every(checks.ESPRESSO, 10),
+           notes=VIDEO_NOTE + AIPP_NOTE + "The sample sends the whole one-frame H.265 file 10 times (no EOS), its "
+                 "callback thread loops on process_report, vdec_destroy_channel waits for the 10 callbacks; each "
+                 "1280x720 NV21 picture (strides 16/2) -> VPC resize 224x224 -> execute."),
+    Sample("venc_image", f"{L2}/0_data_process/venc_image", "python3 ./src/acl_venc.py",
+           files=(File("data/dvpp_venc_128x128_nv12.yuv", data.nv12("chelsea.png", (128, 128))),),
+           expect=("venc process success",),
+           check=checks.video_frames("data/output.h265", "h265", 16),
+           notes="The README downloads a 128x128 NV12 picture: ours is chelsea.png (data.py nv12). 16 frames of one "
+                 "picture to H.265 main (key frame interval 16) then the EOS frame; the callback copies each frame "
+                 "to the host and appends it to data/output.h265, which FFmpeg must decode to 16 frames."),
     Sample("googlenet_onnx_picture", f"{L2}/1_classification/googlenet_onnx_picture", "python3 classify.py ../data/",
            cwd="src", acllite=True,
            models=(Model("model/googlenet_yuv.om", lambda: models.imagenet_rgb("actual_input_1"),

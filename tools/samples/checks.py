@@ -92,3 +92,27 @@ def all_of(*checks: Check) -> Check:
         results = [c(output, sample_dir) for c in checks]
         return all(ok for ok, _ in results), "; ".join(d for _, d in results)
     return check
+
+
+def top1_every(classes: Iterable[int], count: int) -> Check:
+    """``count`` top-5 blocks ('label:N' lines), each with its top-1 in ``classes`` (the vdec sample's frames)."""
+    allowed = frozenset(classes)
+
+    def check(output: str, sample_dir: str) -> Tuple[bool, str]:
+        found = [c for _, c in top1s(output, r"^label:\s*(\d+)")]
+        ok = len(found) == count and all(c in allowed for c in found)
+        return ok, f"{len(found)} of {count} frames classified, top-1 {found}"
+    return check
+
+
+def video_frames(path: str, codec: str, count: int) -> Check:
+    """The sample wrote an elementary stream (relative to the sample dir) that FFmpeg decodes to ``count`` frames."""
+    def check(output: str, sample_dir: str) -> Tuple[bool, str]:
+        full = os.path.join(sample_dir, path)
+        if not os.path.isfile(full) or not os.path.getsize(full):
+            return False, f"missing result file {path}"
+        from acl_teach.toolchain import video
+        with open(full, "rb") as fh:
+            frames = video.decode_nv12([fh.read()], codec)
+        return len(frames) == count, f"{path}: {len(frames)} {codec} frames decoded (want {count})"
+    return check

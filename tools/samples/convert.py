@@ -1,8 +1,9 @@
 """Turn a README's `atc` command into one for our ATC emulator and run it where the README runs it.
 
 Model commands get the substitute ONNX file and --framework=5; flags that only mean something to
-the original framework's parser (--weight, --out_nodes naming Caffe/TF nodes) or to the real
-compiler's tuning (--op_select_implmode, --save_original_model, --log) are dropped and reported.
+the original framework's parser (--weight, --out_nodes naming Caffe/TF nodes) are dropped and reported;
+the real compiler's tuning flags (--op_select_implmode, --save_original_model, --precision_mode …) go
+through: the emulator accepts them and says they change nothing.
 Single-operator commands (--singleop) are passed through unchanged. A TensorFlow command (--framework=3)
 without --input_format gets --input_format=NHWC, ATC's default for TensorFlow models, which the ONNX
 framework flag would otherwise lose.
@@ -14,7 +15,7 @@ import subprocess
 import sys
 from typing import List, Optional, Tuple
 
-DROPPED = ("weight", "out_nodes", "op_select_implmode", "save_original_model", "log")
+DROPPED = ("weight", "out_nodes")  # the rest (--precision_mode, --save_original_model …) the emulator accepts
 
 
 def translate(command: str, onnx_path: Optional[str]) -> Tuple[List[str], List[str]]:
@@ -24,7 +25,7 @@ def translate(command: str, onnx_path: Optional[str]) -> Tuple[List[str], List[s
         raise ValueError(f"not an atc command: {command!r}")
     argv, dropped, seen = [], [], set()
     for word in words[1:]:
-        key = word[2:].partition("=")[0]
+        key = word.lstrip("-").partition("=")[0]  # ATC's gflags take -flag as well as --flag
         seen.add(key)
         if key in DROPPED:
             dropped.append(word)

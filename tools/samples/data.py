@@ -101,6 +101,16 @@ def nv12(name: str, size) -> Maker:
     return make
 
 
+def video(name: str, size, frames: int, codec: str = "h264") -> Maker:
+    """A shipped photo, panned, as an Annex-B H.264/H.265 elementary stream of ``frames`` frames at (w, h)
+    (the camera clips the video samples download are not ours to ship; PyAV's x264/x265 make these)."""
+    def make(path: str) -> None:
+        from acl_teach.toolchain import assets
+        from acl_teach.toolchain import video as vid
+        vid.write_stream(path, [assets.image(name)], size[0], size[1], frames, codec)
+    return make
+
+
 def text_file(content: str) -> Maker:
     """A text file with ``content`` (e.g. an AIPP cfg the README downloads)."""
     return text(content)

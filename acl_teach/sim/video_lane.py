@@ -1,0 +1,83 @@
+"""How VDEC and VENC hand their results to the user's callback thread, as pyACL does.
+
+A VDEC/VENC channel is bound to the thread id set on its channel desc: creating the channel
+subscribes that thread to the channel's own (hidden) stream, and every finished frame becomes a
+report that the thread runs inside ``acl.rt.process_report`` — the samples' callback thread loops on
+it until an exit flag is set. This module is that hidden stream plus the reports it posts (the
+callback machinery of streams.py, reused), and the wait ``*_destroy_channel`` does until every
+callback has run. Nothing waits forever: past ``config.wait_timeout_s``, or when the thread has
+exited, the wait stops and says so (UNCONFIRMED: a board would wait).
+"""
+from __future__ import annotations
+
+import sys
+import threading
+import time
+import traceback
+from typing import Callable, List
+
+from .streams import CallbackTask, Stream, reports, thread_alive
+from .state import state
+
+
+class Lane:
+    """One channel's route to its callback thread: a subscribed hidden stream and the reports posted on it."""
+
+    def __init__(self, context: int, thread_id: int, what: str) -> None:
+        self.thread_id = thread_id
+        self.what = what
+        self.posted: List[CallbackTask] = []
+        self.stream = Stream(context, False, subscriber=thread_id)
+        self.handle = state().new_handle(self.stream)  # process_report finds the thread's subscription here
+
+    def post(self, run: Callable[[], None], label: str) -> None:
+        """Queue ``run()`` for the callback thread (it runs in that thread's next process_report)."""
+        task = CallbackTask(lambda _unused: self._guarded(run, label), None, False, self.thread_id, label=label)
+        task.posted = True
+        self.posted = [t for t in self.posted if not t.done.is_set()] + [task]
+        reports().post(task)
+
+    def _guarded(self, run: Callable[[], None], label: str) -> None:
+        """A callback that raises is reported and the thread goes on, as the binding logs and returns."""
+        try:
+            run()
+        except Exception:  # noqa: BLE001 - the user's callback: report, never kill the callback thread
+            print(f"[acl-teach sim] the {self.what} callback raised ({label}):", file=sys.stderr)
+            traceback.print_exc()
+
+    def wait_all(self) -> str:
+        """Wait until every posted callback ran: '' or why the wait stopped early."""
+        if threading.get_ident() == self.thread_id:  # destroyed from inside a callback: run what is left here
+            self._unqueue()
+            for task in self.posted:
+                if not task.done.is_set():
+                    task.fn(None)
+                    task.done.set()
+            return ""
+        deadline = time.monotonic() + state().config.wait_timeout_s
+        for task in self.posted:
+            while not task.done.wait(0.02):
+                if not thread_alive(self.thread_id):
+                    return (f"the callback thread {self.thread_id} has exited, so "
+                            f"{sum(not t.done.is_set() for t in self.posted)} callback(s) never ran")
+                if time.monotonic() >= deadline:
+                    return (f"the callback thread {self.thread_id} did not call acl.rt.process_report within "
+                            f"{state().config.wait_timeout_s:.0f} s")
+        return ""
+
+    def _unqueue(self) -> None:
+        """Take this lane's callbacks out of the thread's mailbox (they are run here, or dropped)."""
+        box = reports()
+        with box.wake:
+            queue = box.pending.get(self.thread_id)
+            if queue:
+                for task in [t for t in queue if any(t is p for p in self.posted)]:
+                    queue.remove(task)
+
+    def close(self) -> None:
+        """End the hidden subscription (after wait_all); callbacks still queued are dropped."""
+        self._unqueue()
+        self.posted = []  # the tasks hold the user's callback: drop them, as the binding DECREFs it
+        self.stream.subscriber = None
+        self.stream.destroyed = True
+        state().handles.pop(self.handle, None)
