@@ -78,6 +78,8 @@ def _cleanup():
     for name in LEARNERS + [INSTRUCTOR]:
         subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True)
         subprocess.run(["userdel", "--remove", name], capture_output=True)
+        from acl_teach.classroom import limits
+        limits.remove(name)
     shutil.rmtree(ROOT, ignore_errors=True)
     for path in [MARKER]:
         if os.path.exists(path):
