@@ -16,6 +16,8 @@ UNAVAILABLE = "the resource ledger exists only on the simulator; on a board, che
 
 def read(ptr: int, size: int) -> bytes:
     """``size`` bytes of device memory at ``ptr``, copied out through a temporary host buffer."""
+    if not isinstance(size, int) or size < 0:
+        raise ValueError(f"size must be a byte count >= 0, not {size!r}")
     acl = backend.acl()
     host, ret = acl.rt.malloc_host(size)
     if ret:

@@ -7,11 +7,12 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shlex
 import sys
 from typing import List, Optional
 
 from .spec import errors
-from .toolchain import assets
+from .toolchain import assets, files
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "examples")
 
@@ -90,7 +91,6 @@ def lab_workspace(folder: str, notebooks: str, data: str) -> List[str]:
 
     Never overwrites: returns the files (relative to ``folder``) the learner already had and kept.
     """
-    import shutil
     kept = []
     pairs = []
     for sub in ("", "zh"):
@@ -98,16 +98,13 @@ def lab_workspace(folder: str, notebooks: str, data: str) -> List[str]:
         if os.path.isdir(source):
             pairs += [(os.path.join(source, f), os.path.join("notebooks", sub, f))
                       for f in sorted(os.listdir(source)) if f.endswith(".ipynb")]
-    for top, _dirs, files in os.walk(data):
+    for top, _dirs, names in os.walk(data):
         pairs += [(os.path.join(top, f), os.path.join("data", os.path.relpath(top, data), f))
-                  for f in sorted(files) if not f.startswith(".")]
+                  for f in sorted(names) if not f.startswith(".")]
     for src, rel in pairs:
         dst = os.path.normpath(os.path.join(folder, rel))
-        if os.path.exists(dst):
+        if not files.copy_new(folder, src, dst):  # something is there (a link too: never written through)
             kept.append(os.path.relpath(dst, folder))
-            continue
-        os.makedirs(os.path.dirname(dst), exist_ok=True)
-        shutil.copyfile(src, dst)
     return kept
 
 
@@ -162,7 +159,10 @@ def cmd_lab(opts: argparse.Namespace) -> int:
                         f"use --lang en, or install acl-teach from a checkout (pip install -e .)")
     if opts.dir or os.path.abspath(folder).startswith(package + os.sep):  # installed: never work in site-packages
         workspace = os.path.abspath(opts.dir or "acl-teach-notebooks")
-        kept = lab_workspace(workspace, folder, assets.data_dir())
+        try:
+            kept = lab_workspace(workspace, folder, assets.data_dir())
+        except files.UnsafePath as exc:
+            raise UserError(f"{exc}; the workspace {workspace} is left as it was") from None
         print(f"notebooks in {workspace}" + (f"; kept {len(kept)} file(s) you already have: {', '.join(kept)}"
                                              if kept else ""))
         folder = os.path.join(workspace, "notebooks")
@@ -186,12 +186,15 @@ def cmd_course(opts: argparse.Namespace) -> int:
     from . import course
     if opts.action != "init":
         raise UserError("usage: acl-teach course init DIR")
-    names = course.init(opts.dir, course_id=opts.course_id, lang=opts.lang, timeout=opts.timeout)
+    try:
+        names = course.init(opts.dir, course_id=opts.course_id, lang=opts.lang, timeout=opts.timeout)
+    except (ValueError, OSError) as exc:  # a bad --timeout, a link inside DIR (files.UnsafePath)
+        raise UserError(str(exc)) from None
     if not names:
         raise UserError("no notebook with graded exercises found (are the notebooks installed?)")
     print(f"nbgrader course {opts.course_id!r} in {os.path.abspath(opts.dir)}: {len(names)} assignments "
           f"({names[0]} … {names[-1]})")
-    print(f"next: cd {opts.dir} && nbgrader generate_assignment {names[0]}   (see docs/instructor.md)")
+    print(f"next: cd {shlex.quote(opts.dir)} && nbgrader generate_assignment {names[0]}   (see docs/instructor.md)")
     return 0
 
 

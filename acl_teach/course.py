@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 from typing import List, Optional
+
+from .toolchain import files
 
 COURSE_ID = "acl-teach"
 TIMEOUT = 180  # seconds per cell when nbgrader executes a notebook (a wrong loop must not hang autograde)
@@ -22,7 +23,8 @@ import os
 c = get_config()  # noqa: F821 (nbgrader provides it)
 c.CourseDirectory.course_id = {course_id!r}
 c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
-# the assignments, one per notebook with graded exercises (nbgrader db assignment list shows them too)
+# the assignments, one per notebook with graded exercises (nbgrader db assignment list shows each one only
+# after `nbgrader generate_assignment` has run for it)
 ASSIGNMENTS = {assignments!r}
 # a cell that runs longer than this fails instead of hanging autograde (nbgrader's Execute preprocessor)
 c.Execute.timeout = {timeout}
@@ -55,16 +57,14 @@ def assignments(lang: str = "en") -> List[str]:
 def init(folder: str, course_id: str = COURSE_ID, lang: str = "en", timeout: int = TIMEOUT,
          only: Optional[List[str]] = None) -> List[str]:
     """Write nbgrader_config.py and source/<assignment>/ into ``folder``, never overwriting an instructor's edits."""
+    if int(timeout) <= 0:  # nbgrader reads 0 or less as "no timeout": a wrong loop would hang autograde
+        raise ValueError(f"--timeout {timeout}: give the seconds a cell may run (a positive number; default "
+                         f"{TIMEOUT})")
     names = [n for n in assignments(lang) if not only or any(n.startswith(o) for o in only)]
     source = notebooks_dir(lang)
-    os.makedirs(folder, exist_ok=True)
-    for name in names:
-        target = os.path.join(folder, "source", name, name + ".ipynb")
-        if not os.path.exists(target):
-            os.makedirs(os.path.dirname(target), exist_ok=True)
-            shutil.copyfile(os.path.join(source, name + ".ipynb"), target)
-    config = os.path.join(folder, "nbgrader_config.py")
-    if not os.path.exists(config):
-        with open(config, "w", encoding="utf-8") as fh:
-            fh.write(CONFIG.format(course_id=course_id, assignments=names, timeout=int(timeout)))
+    for name in names:  # never through a link, dangling or not: a link planted in DIR is left as it is
+        files.copy_new(folder, os.path.join(source, name + ".ipynb"), os.path.join(folder, "source", name,
+                                                                                  name + ".ipynb"))
+    text = CONFIG.format(course_id=course_id, assignments=names, timeout=int(timeout))
+    files.write_new(folder, os.path.join(folder, "nbgrader_config.py"), text.encode("utf-8"))
     return names

@@ -52,10 +52,10 @@ def checker(fn: Callable[..., Feedback]) -> Callable[..., Feedback]:
         before = _live_host_objects()
         try:
             return fn(*args, **kwargs)
-        except Exception as exc:  # a handle from another process, a freed buffer, …: still an answer to explain
-            return _no(f"the checker could not inspect your answer ({type(exc).__name__}: {exc}); check the "
+        except (Exception, SystemExit) as exc:  # a handle from another process, a freed buffer, …: still an answer
+            return _no(f"the checker could not inspect your answer ({_short(exc)}); check the "
                        "arguments you passed.",
-                       f"检查器无法检查你的答案（{type(exc).__name__}: {exc}）；请检查你传入的参数。")
+                       f"检查器无法检查你的答案（{_short(exc)}）；请检查你传入的参数。")
         finally:
             _destroy_host_objects(before)
     return guarded
@@ -252,22 +252,66 @@ def _recording(fn: Callable, api: str, calls: List[Call]) -> Callable:
     return wrapper
 
 
+class _Sinks:
+    """Where the recording wrappers append: every live recorder's list (checkers may run in several threads)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.lists: List[List[Call]] = []
+        self.patched: List[tuple] = []  # (namespace, name, original) while any recorder is live
+
+    def append(self, call: Call) -> None:
+        with self.lock:
+            targets = list(self.lists)
+        for calls in targets:
+            calls.append(call)
+
+    def enter(self, calls: List[Call]) -> None:
+        """Start recording into ``calls``; the first recorder wraps the acl functions."""
+        with self.lock:
+            if not self.lists:
+                for mod, name, orig, api in list(_patch_points(backend.acl())):
+                    setattr(mod, name, _recording(orig, api, self))
+                    self.patched.append((mod, name, orig))
+            self.lists.append(calls)
+
+    def leave(self, calls: List[Call]) -> None:
+        """Stop recording into ``calls``; the last recorder always puts the original functions back."""
+        with self.lock:
+            self.lists = [c for c in self.lists if c is not calls]
+            if not self.lists:
+                for mod, name, orig in self.patched:
+                    setattr(mod, name, orig)
+                self.patched = []
+
+
+_SINKS = _Sinks()
+MAX_MESSAGE = 300  # characters of a learner's exception text quoted in feedback
+
+
+def _short(exc: BaseException) -> str:
+    """'Type: text' of an exception, bounded (a learner's 50 MB message is not copied into the feedback)."""
+    text = str(exc)
+    if len(text) > MAX_MESSAGE:
+        text = text[:MAX_MESSAGE] + f" … ({len(text):,} characters)"
+    return f"{type(exc).__name__}: {text}"
+
+
 def run_recorded(fn: Callable, *args: Any) -> Run:
-    """Run the learner's ``fn(*args)`` with every acl call recorded; exceptions are caught, never raised."""
-    acl = backend.acl()
+    """Run the learner's ``fn(*args)`` with every acl call recorded; anything it raises is caught, never raised.
+
+    BaseException too: a learner's ``sys.exit()``, ``exit()`` or ``raise KeyboardInterrupt`` is feedback, and the
+    checker's cleanup still runs.
+    """
     run = Run()
-    patched = []
     seen = _sim_warnings()
+    _SINKS.enter(run.calls)
     try:
-        for mod, name, orig, api in list(_patch_points(acl)):
-            setattr(mod, name, _recording(orig, api, run.calls))
-            patched.append((mod, name, orig))
         run.result = fn(*args)
-    except Exception as exc:  # the learner's bug is feedback, not a crash
+    except BaseException as exc:  # noqa: BLE001 - the learner's bug is feedback, not a crash
         run.error = exc
     finally:
-        for mod, name, orig in patched:
-            setattr(mod, name, orig)
+        _SINKS.leave(run.calls)
         run.warnings = _sim_warnings()[len(seen):]
     return run
 
@@ -383,7 +427,7 @@ def _raised(run: Run, name: str) -> Optional[Feedback]:
     if isinstance(run.error, NotImplementedError):
         return _no(f"{name} is not written yet: replace `raise NotImplementedError()` with your code.",
                    f"{name} 还没有写：把 `raise NotImplementedError()` 换成你的代码。")
-    err = f"{type(run.error).__name__}: {run.error}"
+    err = _short(run.error)
     return _no(f"{name} raised {err}", f"{name} 抛出了异常 {err}")
 
 
@@ -1067,7 +1111,7 @@ def _drive_callbacks(on_done, model_id, jobs, stream, context, got) -> None:
     def wrapped(user_data):
         try:
             got[user_data[0]] = on_done(user_data)
-        except Exception as exc:  # reported as feedback after the run
+        except BaseException as exc:  # noqa: BLE001 - reported as feedback after the run (sys.exit() included)
             errors.append(exc)
     tid, _ = acl.util.start_thread(_callback_loop, [context, flag])
     try:

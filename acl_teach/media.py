@@ -11,6 +11,7 @@ geometry (resize-short + centre crop) in one VPC crop, so the model sees what th
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Any, Dict, Optional, Tuple, Union
 
@@ -131,14 +132,25 @@ def _discard(rec: Picture) -> None:
     rec.released = True
 
 
+MAX_JPEG_BYTES = 64 << 20  # far above any 8192 x 8192 baseline JPEG a camera writes; bounds a file read
+
+
 def _read_jpeg(jpeg: Union[bytes, str, os.PathLike]) -> bytes:
     """The JPEG's bytes from bytes or a file path (never an int: open() would take it for a file descriptor)."""
     if isinstance(jpeg, (bytes, bytearray)):
         return bytes(jpeg)
     if not isinstance(jpeg, (str, os.PathLike)):
         raise ValueError(f"give the JPEG as bytes or a file path, not {type(jpeg).__name__}")
-    with open(jpeg, "rb") as fh:
-        return fh.read()
+    fd = os.open(jpeg, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO cannot block the open
+    with os.fdopen(fd, "rb") as fh:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # a FIFO, /dev/zero (or a link to it), a directory
+            raise ValueError(f"{os.fspath(jpeg)} is not a regular file: give the JPEG file itself")
+        data = fh.read(MAX_JPEG_BYTES + 1)
+    if len(data) > MAX_JPEG_BYTES:
+        raise ValueError(f"{os.fspath(jpeg)} is larger than {MAX_JPEG_BYTES:,} bytes: not a photo JPEGD decodes "
+                         f"(at most {dvpp.JPEG_MAX} x {dvpp.JPEG_MAX} pixels)")
+    return data
 
 
 def _soc() -> str:
@@ -264,6 +276,18 @@ def picture_dataset(picture: Picture, desc: Optional[Desc] = None) -> Dataset:
 
 def even_roi(width: int, height: int, recipe: Dict[str, Any]) -> Tuple[int, int, int, int]:
     """(left, top, w, h) of the recipe's centre crop in source pixels, with even offsets and sizes."""
+    if not isinstance(recipe, dict):
+        raise ValueError(f"the recipe must be a dict such as {{'resize_short': 256, 'crop': 224}}, not "
+                         f"{type(recipe).__name__}")
+    sizes = [("crop", recipe.get("crop", 224))] + [("resize_short", v) for v in [recipe.get("resize_short")]
+                                                   if "resize_short" in recipe]
+    exact = recipe.get("resize_exact", [])
+    sizes += [("resize_exact", v) for v in (exact if isinstance(exact, (list, tuple)) else [exact])]
+    bad = [(k, v) for k, v in sizes if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1 << 16]
+    if bad or ("resize_exact" in recipe and (not isinstance(exact, (list, tuple)) or len(exact) != 2)):
+        key, value = bad[0] if bad else ("resize_exact", recipe["resize_exact"])
+        raise ValueError(f"the recipe's {key} is {value!r}: sizes are positive pixel counts (resize_exact is "
+                         f"[height, width])")
     crop_px = recipe.get("crop", 224)
     if "resize_short" in recipe:
         side = min(width, height) * crop_px / recipe["resize_short"]

@@ -17,6 +17,7 @@ decodes as libjpeg decodes it (UNCONFIRMED what the hardware reports).
 from __future__ import annotations
 
 import io
+import warnings
 from typing import Optional, Tuple
 
 import numpy as np
@@ -30,6 +31,7 @@ from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import subsample, write
 from .memory import _queue, host_view
 from .state import fail, state
+from .timeline import dvpp_cost
 
 _CSS = {(1, 1): D.ACL_JPEG_CSS_444, (2, 1): D.ACL_JPEG_CSS_422, (2, 2): D.ACL_JPEG_CSS_420,
         (1, 2): D.ACL_JPEG_CSS_440, (4, 1): D.ACL_JPEG_CSS_411}  # luma/chroma sampling factor ratio (x, y)
@@ -44,10 +46,53 @@ _SOURCE_FORMAT = {D.ACL_JPEG_CSS_420: 1, D.ACL_JPEG_CSS_GRAY: 1, D.ACL_JPEG_CSS_
                   D.ACL_JPEG_CSS_440: 1000}  # PIXEL_FORMAT_UNKNOWN decodes to these (UNCONFIRMED)
 
 
+class _Frame:
+    """A JPEG's frame header read by hand, for pictures above Pillow's pixel limit (no pixels are decoded)."""
+
+    format, info = "JPEG", {}
+
+    def __init__(self, width: int, height: int, layer: list) -> None:
+        self.size, self.layer = (width, height), layer
+        self.mode = "L" if len(layer) == 1 else "YCbCr"
+
+    def getbands(self) -> tuple:
+        return tuple(range(len(self.layer)))
+
+    def getexif(self) -> dict:
+        return {}
+
+
+def _frame(raw: bytes) -> Optional[_Frame]:
+    """The SOFn record (width, height, components' sampling) walked to from the start, or None."""
+    pos = 2
+    while pos + 4 <= len(raw) and raw[pos] == 0xFF:
+        marker, length = raw[pos + 1], int.from_bytes(raw[pos + 2:pos + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            body = raw[pos + 4:pos + 2 + length]
+            if len(body) < 6 or len(body) < 6 + 3 * body[5]:
+                return None
+            comps = [(body[6 + 3 * i], body[7 + 3 * i] >> 4, body[7 + 3 * i] & 15, body[8 + 3 * i])
+                     for i in range(body[5])]
+            return _Frame(int.from_bytes(body[3:5], "big"), int.from_bytes(body[1:3], "big"), comps)
+        pos += 2 + length if marker != 0xFF else 1
+    return None
+
+
 def _open(raw: bytes) -> Tuple[Optional[Image.Image], str]:
-    """(image, '') for a JPEG Pillow can parse, else (None, reason)."""
+    """(image, '') for a JPEG Pillow can parse, else (None, reason).
+
+    The header is all that is read here: a frame above Pillow's pixel limit (its DecompressionBomb
+    check) is still a header with dimensions, read by hand; the size checks then refuse it.
+    """
     try:
-        im = Image.open(io.BytesIO(raw))
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            try:
+                im = Image.open(io.BytesIO(raw))
+            except Image.DecompressionBombError:
+                im = _frame(raw)
+                if im is None:
+                    raise
         if im.format != "JPEG":
             return None, f"the data is a {im.format} file, not a JPEG"
         bogus = [f"{h}x{v}" for _, h, v, _ in getattr(im, "layer", []) if not (1 <= h <= 4 and 1 <= v <= 4)]
@@ -101,14 +146,28 @@ def _header(api: str, data: int, size: int) -> Tuple[Optional[Image.Image], int]
     return im, 0
 
 
-def _oriented(im: Image.Image) -> Tuple[int, int]:
-    """(width, height) with EXIF orientation 5-8 swapping them, as acldvppJpegGetImageInfo documents."""
-    w, h = im.size
+_TRANSPOSE = {2: Image.FLIP_LEFT_RIGHT, 3: Image.ROTATE_180, 4: Image.FLIP_TOP_BOTTOM, 5: Image.TRANSPOSE,
+              6: Image.ROTATE_270, 7: Image.TRANSVERSE, 8: Image.ROTATE_90}  # EXIF orientation -> upright
+
+
+def _orientation(im: Image.Image) -> int:
+    """The EXIF orientation tag (1..8; 1 when absent or unreadable)."""
     try:
-        orientation = im.getexif().get(0x0112, 1)
-    except Exception:  # noqa: BLE001
-        orientation = 1
-    return (h, w) if orientation in (5, 6, 7, 8) else (w, h)
+        value = im.getexif().get(0x0112, 1)
+    except Exception:  # noqa: BLE001 - a damaged EXIF block is no orientation
+        return 1
+    return value if isinstance(value, int) and value in range(1, 9) else 1
+
+
+def _oriented(im: Image.Image) -> Tuple[int, int]:
+    """(width, height) with EXIF orientation 5-8 swapping them, as acldvppJpegGetImageInfo documents.
+
+    predict_dec_size and the decode use the same oriented size (UNCONFIRMED that JPEGD turns the picture
+    upright; the simulator keeps the three consistent, so a program sizing its output desc from
+    get_image_info, as the samples do, decodes a portrait phone photo).
+    """
+    w, h = im.size
+    return (h, w) if _orientation(im) in (5, 6, 7, 8) else (w, h)
 
 
 @binding("acl.media.dvpp_jpeg_get_image_info", "kI", needs=INIT, outs=3)
@@ -144,7 +203,7 @@ def dvpp_jpeg_predict_dec_size(api, data, size, output_pixel_format):
     im, ret = _header(api, data, size)
     if ret:
         return 0, ret
-    w, h = im.size
+    w, h = _oriented(im)
     if not (D.JPEG_MIN <= w <= D.JPEG_MAX and D.JPEG_MIN <= h <= D.JPEG_MAX):
         return 0, fail(100000, api, f"the JPEG is {w}x{h}; JPEGD decodes {D.JPEG_MIN}..{D.JPEG_MAX} per side.")
     fmt = _SOURCE_FORMAT.get(_css(im), 1) if output_pixel_format == D.PIXEL_FORMAT_UNKNOWN else output_pixel_format
@@ -160,7 +219,7 @@ def _decode(raw: bytes, out: PicDesc, soc: str) -> Optional[Tuple[int, str]]:
     if sof != _SOF_BASELINE:
         kind = _SOF_NAMES.get(sof, "without a frame header") if sof else "without a frame header"
         return device_fault(out, f"JPEGD decodes baseline Huffman JPEGs (SOF0) only; this one is {kind}")
-    w, h = im.size
+    w, h = _oriented(im)
     if not (D.JPEG_MIN <= w <= D.JPEG_MAX and D.JPEG_MIN <= h <= D.JPEG_MAX):
         return device_fault(out, f"JPEGD: the JPEG is {w}x{h}, outside {D.JPEG_MIN}..{D.JPEG_MAX}")
     css = _css(im)
@@ -197,14 +256,16 @@ def _sampling_text(im: Image.Image) -> str:
 def _planes(im: Image.Image, fmt: int):
     """((Y, U, V), '') decoded and subsampled for ``fmt``, or (None, reason) when libjpeg stops early."""
     sx, sy, _ = D.SEMIPLANAR[fmt]
+    turn = _TRANSPOSE.get(_orientation(im))
     try:
         if im.mode == "L":
-            y = np.asarray(im, np.uint8)
+            y = np.asarray(im.transpose(turn) if turn is not None else im, np.uint8)
             h, w = y.shape
             u = v = np.full((-(-h // sy), -(-w // sx)), 0x80, np.uint8)  # jpeg(400): UV = 0x80
             return (y, u, v), ""
         im.draft("YCbCr", None)  # libjpeg outputs YCbCr directly (no RGB round trip)
-        ycc = np.asarray(im if im.mode == "YCbCr" else im.convert("YCbCr"), np.uint8)
+        ycc_im = im if im.mode == "YCbCr" else im.convert("YCbCr")
+        ycc = np.asarray(ycc_im.transpose(turn) if turn is not None else ycc_im, np.uint8)
     except (OSError, SyntaxError, ValueError) as exc:  # truncated or corrupt: libjpeg gave up
         return None, str(exc)
     return (ycc[..., 0], subsample(ycc[..., 1], sx, sy), subsample(ycc[..., 2], sx, sy)), ""
@@ -238,7 +299,8 @@ def dvpp_jpeg_decode_async(api, channel_desc, data, size, output_desc, stream):
             return device_fault(out, f"JPEGD: {why}")
         return _decode(bytes(region.view(offset, size)), out, soc)
 
-    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task, fault=DEVICE_FAULT)
+    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task, cost_us=dvpp_cost(out.size), cat="dvpp",
+                  fault=DEVICE_FAULT)
 
 
 __all__ = [n for n in dir() if n.startswith("dvpp_")]

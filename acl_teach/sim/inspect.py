@@ -21,6 +21,10 @@ AVAILABLE = True  # the simulator can answer every question here
 
 def read(ptr: int, size: int) -> bytes:
     """``size`` bytes at ``ptr`` (host or device memory); ValueError says why when they are not all there."""
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise ValueError(f"size must be a byte count >= 0, not {size!r}")
+    if size == 0:
+        return b""
     region, offset, why = space().resolve(ptr, size, quiet=True)
     if region is None:
         raise ValueError(why)
@@ -60,6 +64,18 @@ def leaks() -> List[Entry]:
     return unreleased()
 
 
+def trace_files() -> List[str]:
+    """The timeline files acl.prof (or acl.init's profiler section) wrote in this process, in order."""
+    prof = state().subsystems.get("profiler")
+    return list(prof.written) if prof is not None else []
+
+
+def simulated_time_us() -> float:
+    """The simulated host clock (µs): how much simulated device time the program has waited for so far."""
+    clock = state().subsystems.get("clock")
+    return clock.host_us if clock is not None else 0.0
+
+
 def model_header(model_id: int) -> Optional[dict]:
     """A copy of the OM header a loaded model was parsed from (None if not loaded): no second read of its file."""
     registry = state().subsystems.get("models")  # never created by a look
@@ -94,5 +110,5 @@ def reset(config: Optional[Config] = None, explain: Optional[bool] = None, keep_
 def install() -> None:
     """Register the simulator as ``acl`` for code that runs ``import acl`` (a notebook's own cells)."""
     from .. import sim
-    if sys.modules.get("acl") is not sim:
+    if not sim.surface.installed():
         sim.install(force=True)

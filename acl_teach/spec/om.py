@@ -27,6 +27,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from . import constants as C
 from . import dtypes
+from .aipp import DYNAMIC_DATA_NAME as A_DYNAMIC_DATA
 
 MAGIC = b"ACLTEACH-SIM-OM2"
 MAGIC_V1 = b"ACLTEACH-SIM-OM1"
@@ -134,7 +135,7 @@ def loads(data: bytes, origin: str = "model") -> OfflineModel:
     blob, body_start = _header_bytes(data, origin, version)
     try:
         header = json.loads(blob.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise OmError(100012, f"{origin} has a corrupted header: rebuild it with acl-teach atc.") from None
     why = header_problem(header, version)
     if why:
@@ -246,7 +247,8 @@ def _tensor_problem(entry: Any, keys: List[str], what: str, is_output: bool) -> 
         return f"{what} lacks fields"
     if not isinstance(entry["name"], str) or not entry["name"] or not isinstance(entry["onnx_name"], str):
         return f"{what} has no usable name"
-    if entry["data_type"] not in dtypes.ACL_TYPES or entry["onnx_type"] not in dtypes.ACL_TYPES:
+    if not _is_int(entry["data_type"], -1, 1 << 16) or not _is_int(entry["onnx_type"], -1, 1 << 16) or \
+            entry["data_type"] not in dtypes.ACL_TYPES or entry["onnx_type"] not in dtypes.ACL_TYPES:
         return f"{what} has an unknown data type"
     if not _is_int(entry["format"], -1, 1 << 16) or entry["format"] not in C.FORMAT_NAMES:
         return f"{what} has an unknown format"
@@ -263,6 +265,72 @@ def _tensor_problem(entry: Any, keys: List[str], what: str, is_output: bool) -> 
     biggest = most * dtypes.itemsize(entry["data_type"])
     if not _is_int(entry["size"], 0, MAX_BYTES) or entry["size"] != biggest:
         return f"{what} states size {entry['size']!r}, its dims make {biggest}"
+    return None
+
+
+_AIPP_COMMON = {"type": int, "cfg": dict, "dims": list, "src_dims": list, "src_size": int, "src_format": int,
+                "src_data_type": int}
+_AIPP_DYNAMIC = {"feed": str, "feed_type": int, "model_hw": list, "channels": int, "nhwc": bool}
+_STATIC_LISTS = {"matrix": 9, "input_bias": 3, "output_bias": 3}
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _static_cfg_problem(cfg: Dict[str, Any]) -> Optional[str]:
+    """Why a static AIPP cfg lacks what get_first_aipp_info reports, or None."""
+    if not _is_int(cfg.get("input_format_id"), 1, 4):
+        return "input_format_id is not 1..4"
+    for key, length in _STATIC_LISTS.items():
+        if not _int_list(cfg.get(key), -(1 << 16), 1 << 16, length) or len(cfg[key]) != length:
+            return f"{key} is not {length} ints"
+    ints = ("src_image_size_w", "src_image_size_h", "load_start_pos_w", "load_start_pos_h", "crop_size_w",
+            "crop_size_h", "left_padding_size", "right_padding_size", "top_padding_size", "bottom_padding_size",
+            *(f"mean_chn_{i}" for i in range(4)))
+    bad = [k for k in ints if not _is_int(cfg.get(k), -(1 << 16), 1 << 16)]
+    bad += [k for k in ("csc_switch", "rbuv_swap_switch", "ax_swap_switch", "crop", "padding")
+            if not isinstance(cfg.get(k), bool)]
+    bad += [f"{k}_{i}" for k in ("min_chn", "var_reci_chn") for i in range(4) if not _number(cfg.get(f"{k}_{i}"))]
+    return f"{bad[0]} is missing or of the wrong type" if bad else None
+
+
+def _aipp_problem(entry: Dict[str, Any]) -> Optional[str]:
+    """Why an input's ``aipp`` record (static 1, data with dynamic AIPP 2, its parameter input 3) is malformed."""
+    aipp = entry.get("aipp")
+    if aipp is None:
+        return None
+    if not isinstance(aipp, dict):
+        return "aipp is not an object"
+    need = dict(_AIPP_COMMON, **(_AIPP_DYNAMIC if aipp.get("type") == 2 else {}))
+    for key, kind in need.items():
+        value = aipp.get(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            return f"aipp {key} is missing or not a {kind.__name__}"
+    if aipp["type"] not in (1, 2, 3):
+        return f"aipp type {aipp['type']} is not 1, 2 or 3"
+    if not _int_list(aipp["dims"], -1, MAX_DIM) or not _int_list(aipp["src_dims"], -1, MAX_DIM) or \
+            not _is_int(aipp["src_size"], 0, MAX_BYTES) or aipp["src_format"] not in C.FORMAT_NAMES or \
+            aipp["src_data_type"] not in dtypes.ACL_TYPES:
+        return "aipp dims, source dims, size, format or data type is out of range"
+    if aipp["type"] == 1:
+        return _static_cfg_problem(aipp["cfg"])
+    if not _is_int(aipp["cfg"].get("max_src_image_size"), 1, MAX_BYTES):
+        return "aipp max_src_image_size is out of range"
+    if aipp["type"] == 3:
+        return None if entry["name"] == A_DYNAMIC_DATA else f"an aipp type-3 input is not {A_DYNAMIC_DATA}"
+    if len(aipp["src_dims"]) != 4 or not _is_int(aipp["src_dims"][0], 1, 127) or \
+            not _int_list(aipp["model_hw"], 1, 4096, 2) or len(aipp["model_hw"]) != 2 or \
+            not _is_int(aipp["channels"], 1, 4) or aipp["feed_type"] not in dtypes.ACL_TYPES:
+        return "dynamic aipp source dims, model size, channels or feed type is out of range"
+    return None
+
+
+def _aipp_links_problem(inputs: List[Any]) -> Optional[str]:
+    """Dynamic AIPP comes as one data input (type 2) and its one ascend_dynamic_aipp_data input (type 3)."""
+    kinds = [(e.get("aipp") or {}).get("type") for e in inputs]
+    if kinds.count(2) != kinds.count(3) or kinds.count(2) > 1:
+        return "dynamic aipp inputs do not come as one data input and its parameter input"
     return None
 
 
@@ -290,9 +358,12 @@ def _io_problem(header: Dict[str, Any]) -> Optional[str]:
     if why:
         return why
     for i, entry in enumerate(plain):
-        why = _tensor_problem(entry, keys, f"input #{i}", False)
+        why = _tensor_problem(entry, keys, f"input #{i}", False) or _aipp_problem(entry)
         if why:
-            return why
+            return why if why.startswith("input") else f"input #{i}: {why}"
+    why = _aipp_links_problem(plain)
+    if why:
+        return why
     for i, entry in enumerate(outputs):
         why = _tensor_problem(entry, keys, f"output #{i}", True)
         if why:

@@ -12,8 +12,9 @@ gear of --dynamic_batch_size / --dynamic_image_size. ``aipp_mode: dynamic`` adds
 """
 from __future__ import annotations
 
+import math
 import re
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import numpy as np
 
@@ -26,40 +27,98 @@ class AippError(ValueError):
     """The cfg is malformed or does not fit the model (ATC refuses it)."""
 
 
+_INT = re.compile(r"[+-]?[0-9]+", re.ASCII)  # protobuf text: ASCII digits, no '_' separators
+_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
+INT32 = (-(1 << 31), (1 << 31) - 1)
+_TOKEN = re.compile(r"""(?P<space>\s+)|(?P<comment>\#[^\n]*)|(?P<punct>[{}:])|"""
+                    r"""(?P<word>"[^"\n]*"|'[^'\n]*'|[^\s{}:\#"']+)|(?P<bad>.)""")
+
+
 def _value(key: str, raw: str) -> Any:
-    raw = raw.strip().strip('"').strip("'")
+    """One value of a cfg line, as protobuf's text format reads it: strict ASCII numbers within int32, finite floats."""
+    raw = raw.strip('"').strip("'")
     if key in A.BOOL_KEYS:
         if raw.lower() in ("true", "1"):
             return True
         if raw.lower() in ("false", "0"):
             return False
         raise AippError(f"E10001: {key} : {raw} — expected true or false.")
-    try:
-        if key in A.INT_KEYS:
-            return int(raw)
-        if key in A.FLOAT_KEYS:
-            return float(raw)
-    except ValueError:
-        raise AippError(f"E10001: {key} : {raw} — expected a number.") from None
+    if key in A.INT_KEYS:
+        if not _INT.fullmatch(raw) or len(raw) > 12 or not INT32[0] <= int(raw) <= INT32[1]:
+            raise AippError(f"E10001: {key} : {raw[:40]} — expected an integer in [{INT32[0]}, {INT32[1]}].")
+        return int(raw)
+    if key in A.FLOAT_KEYS:
+        value = float(raw) if _FLOAT.fullmatch(raw) and len(raw) <= 64 else float("nan")
+        if not math.isfinite(value):
+            raise AippError(f"E10001: {key} : {raw[:40]} — expected a finite number.")
+        return value
     return raw
 
 
+def _tokens(text: str) -> Iterator[str]:
+    """The cfg's words and ``{ } :`` in order (comments dropped), scanned lazily in one linear pass."""
+    pos = 0
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        pos = m.end()
+        if m.lastgroup in ("word", "punct"):
+            yield m.group()
+        elif m.lastgroup == "bad":
+            raise AippError(f"E10001: the insert_op_conf file has an unexpected character {m.group()!r}.")
+
+
+class _Reader:
+    """Tokens with a look-ahead, read only as far as the parse gets (an error stops the scan there)."""
+
+    def __init__(self, text: str) -> None:
+        self.source, self.ahead = _tokens(text), []
+
+    def peek(self, n: int = 0) -> str:
+        while len(self.ahead) <= n:
+            self.ahead.append(next(self.source, ""))
+        return self.ahead[n]
+
+    def take(self, n: int = 1) -> List[str]:
+        got = [self.peek(i) for i in range(n)]
+        del self.ahead[:n]
+        return got
+
+
+def _expected(what: str, found: str) -> AippError:
+    return AippError(f"E10001: the insert_op_conf file is not an AIPP config: expected {what}, found "
+                     f"{found[:40] or 'the end of the file'!r}. Each line of an aipp_op block is 'key : value'.")
+
+
 def parse(text: str) -> List[Dict[str, Any]]:
-    """The aipp_op blocks of a cfg as {key: value} dicts (a key given twice is refused, as GE does)."""
-    text = re.sub(r"#[^\n]*", "", text)
-    blocks = re.findall(r"aipp_op\s*\{([^{}]*)\}", text)
-    if not blocks:
-        raise AippError("E10001: the insert_op_conf file has no aipp_op { ... } block.")
-    out = []
-    for body in blocks:
+    """The aipp_op blocks of a cfg as {key: value} dicts (a key given twice is refused, as GE does).
+
+    Read as protobuf's text format: ``aipp_op { key : value ... }`` blocks and nothing else, so a
+    ``key = value`` line or a stray word is refused instead of silently dropped.
+    """
+    r, out = _Reader(text), []
+    while r.peek():
+        word = r.take()[0]
+        if word != "aipp_op":
+            raise _expected("aipp_op {", word)
+        if r.peek() == ":":
+            r.take()
+        if r.take()[0] != "{":
+            raise _expected("{ after aipp_op", r.peek())
         cfg: Dict[str, Any] = {}
-        for key, raw in re.findall(r"(\w+)\s*:\s*([^\s]+)", body):
+        while r.peek() not in ("}", ""):
+            key, colon, raw = r.take(3)
+            if key in "{:" or colon != ":" or raw in ("{", "}", ":", ""):
+                raise _expected("key : value", " ".join((key, colon, raw)).strip())
             if key not in A.KEYS:
-                raise AippError(f"E10001: unknown AIPP parameter [{key}].")
+                raise AippError(f"E10001: unknown AIPP parameter [{key[:40]}].")
             if key in cfg:
                 raise AippError(f"E10001: AIPP parameter [{key}] is given more than once.")
             cfg[key] = _value(key, raw)
+        if r.take()[0] != "}":
+            raise _expected("} closing the aipp_op block", "")
         out.append(cfg)
+    if not out:
+        raise AippError("E10001: the insert_op_conf file has no aipp_op { ... } block.")
     return out
 
 
@@ -73,6 +132,7 @@ def normalise(raw: Dict[str, Any], model_h: int, model_w: int) -> Dict[str, Any]
     if raw.get("input_format") not in A.INPUT_FORMATS:
         raise AippError(f"E10001: static AIPP needs input_format: one of {', '.join(A.INPUT_FORMATS)}.")
     cfg = {**A.DEFAULTS, **raw}
+    _check_ranges(cfg)
     fmt = cfg["input_format_id"] = A.INPUT_FORMATS[cfg["input_format"]]
     yuv = fmt in (1, 4)
     if model_h < 0 or model_w < 0:  # --dynamic_image_size: the source is each gear's H x W
@@ -94,6 +154,9 @@ def normalise(raw: Dict[str, Any], model_h: int, model_w: int) -> Dict[str, Any]
     elif not cfg["crop_size_w"] or not cfg["crop_size_h"]:
         cfg["crop_size_w"], cfg["crop_size_h"] = model_w, model_h
     x0, y0, cw, ch = cfg["load_start_pos_w"], cfg["load_start_pos_h"], cfg["crop_size_w"], cfg["crop_size_h"]
+    if not (0 <= x0 <= 4095 and 0 <= y0 <= 4095 and 1 <= cw <= 4096 and 1 <= ch <= 4096):
+        raise AippError(f"E10001: load_start_pos ({x0}, {y0}) must be in [0, 4095] and crop_size {cw}x{ch} in "
+                        f"[1, 4096].")
     if fmt == 1 and (x0 % 2 or y0 % 2):
         raise AippError(f"E10001: load_start_pos ({x0}, {y0}) must be even for YUV420SP_U8.")
     if x0 + cw > sw or y0 + ch > sh:
@@ -106,6 +169,19 @@ def normalise(raw: Dict[str, Any], model_h: int, model_w: int) -> Dict[str, Any]
         raise AippError(f"E10001: AIPP produces {out_h}x{out_w} (crop/src size + padding), but the model input "
                         f"is {model_h}x{model_w}: they must be equal.")
     return _finish(cfg, raw, yuv, model_h, model_w, pads)
+
+
+RANGES = {**{k: (-32677, 32676) for k in A.MATRIX_KEYS},
+          **{f"{k}_{i}": (0, 255) for k in ("input_bias", "output_bias") for i in range(3)},
+          **{f"mean_chn_{i}": (0, 255) for i in range(4)}, **{f"min_chn_{i}": (0.0, 255.0) for i in range(4)},
+          **{f"var_reci_chn_{i}": (-65504.0, 65504.0) for i in range(4)}}  # the ATC AIPP cfg template's ranges
+
+
+def _check_ranges(cfg: Dict[str, Any]) -> None:
+    """The template's value ranges (CSC matrix, biases, DTC mean/min/var_reci): AippError names the first outside."""
+    for key, (lo, hi) in RANGES.items():
+        if key in cfg and not lo <= cfg[key] <= hi:
+            raise AippError(f"E10001: {key} : {cfg[key]} is outside [{lo}, {hi}].")
 
 
 def _finish(cfg: Dict[str, Any], raw: Dict[str, Any], yuv: bool, model_h: int, model_w: int,

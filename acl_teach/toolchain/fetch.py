@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections
 import hashlib
+import http.client
 import json
 import os
 import re
@@ -89,14 +90,52 @@ def expected_digest(url: str, sha256: Optional[str] = None, insecure: bool = Fal
     return PINNED_SHA256.get(url)
 
 
-class _NoDowngrade(urllib.request.HTTPRedirectHandler):
-    """Follow redirects, but never from https:// to anything else."""
+MAX_REDIRECTS = 5
+DEADLINE_S = 1800.0    # the whole download (the real file is ~102 MB: minutes on any working link)
+STALL_WINDOW_S = 30.0  # ... and in every window this long at least MIN_RATE bytes a second must arrive
+MIN_RATE = 1024
+
+
+class _Redirects(urllib.request.HTTPRedirectHandler):
+    """Follow at most MAX_REDIRECTS redirects, only to http(s), never from https:// to anything else."""
+
+    def http_error_302(self, req, fp, code, msg, headers):  # noqa: D102
+        target = urllib.parse.urljoin(req.full_url, headers.get("location") or headers.get("uri") or "")
+        scheme = urllib.parse.urlsplit(target).scheme.lower()
+        if scheme not in ("http", "https"):
+            raise FetchError(f"refusing the redirect from {req.full_url} to {target[:200]}: only http(s) is "
+                             f"followed.")
+        hops = getattr(req, "acl_teach_hops", 0) + 1
+        if hops > MAX_REDIRECTS:
+            raise FetchError(f"more than {MAX_REDIRECTS} redirects from {req.full_url} (a redirect loop?); pass "
+                             f"--url with the file's final address.")
+        try:
+            return super().http_error_302(req, fp, code, msg, headers)
+        except urllib.error.HTTPError as exc:
+            if exc.code in (301, 302, 303, 307, 308):  # urllib's own loop check
+                raise FetchError(f"a redirect loop at {req.full_url}; pass --url with the file's final "
+                                 f"address.") from None
+            raise
+
+    http_error_301 = http_error_303 = http_error_307 = http_error_308 = http_error_302
 
     def redirect_request(self, req, fp, code, msg, headers, newurl):  # noqa: D102
         if urllib.parse.urlsplit(req.full_url).scheme == "https" and \
                 urllib.parse.urlsplit(newurl).scheme != "https":
-            raise FetchError(f"refusing the redirect from {req.full_url} to {newurl}: it leaves https.")
-        return super().redirect_request(req, fp, code, msg, headers, newurl)
+            raise FetchError(f"refusing the redirect from {req.full_url} to {newurl[:200]}: it leaves https.")
+        new = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if new is not None:
+            new.acl_teach_hops = getattr(req, "acl_teach_hops", 0) + 1
+        return new
+
+
+_NoDowngrade = _Redirects  # the name before issue 19
+
+
+def _said(exc: BaseException) -> str:
+    """What an exception (often quoting the server) says, on one line and at most 120 characters."""
+    return " ".join(str(exc).split())[:120]
+_PROTOCOL_ERRORS = (http.client.HTTPException, ValueError)  # bad status line, >100 headers, cut chunks, bad lengths
 
 
 def _open_regular(path: str, flags: int = os.O_RDONLY) -> Optional[int]:
@@ -136,23 +175,54 @@ def _open_url(url: str, have: int, timeout: float):
     """The HTTP response for ``url`` from byte ``have`` on (None: the part file is already complete)."""
     request = urllib.request.Request(url, headers={"Range": f"bytes={have}-"} if have else {})
     try:
-        return urllib.request.build_opener(_NoDowngrade).open(request, timeout=timeout)
+        return urllib.request.build_opener(_Redirects).open(request, timeout=timeout)
     except urllib.error.HTTPError as exc:
         if exc.code == 416 and have:  # the part file is already complete
             return None
         raise FetchError(f"download failed: HTTP {exc.code} from {url}") from None
+    except _PROTOCOL_ERRORS as exc:
+        raise FetchError(f"{url} did not answer in HTTP ({type(exc).__name__}: {_said(exc)}); check the URL "
+                         f"or pass --url with a mirror.") from None
     except (urllib.error.URLError, OSError) as exc:
-        raise FetchError(f"cannot reach {url} ({getattr(exc, 'reason', exc)}); check the network or pass "
+        raise FetchError(f"cannot reach {url} ({_said(getattr(exc, 'reason', exc))}); check the network or pass "
                          f"--url with a mirror. A partial download is kept and resumed next time.") from None
 
 
-def _stream(response, fh, have: int, out: TextIO, max_bytes: int) -> None:
-    """Append the response body to ``fh`` (from 0 if the server ignored the Range), within ``max_bytes``."""
+class _Pace:
+    """The overall deadline and the stall check: at least MIN_RATE bytes a second over every window."""
+
+    def __init__(self, deadline: float, window: float, min_rate: int) -> None:
+        self.start = self.mark = time.monotonic()
+        self.deadline, self.window, self.min_rate, self.since_mark = deadline, window, min_rate, 0
+
+    def check(self, got: int, done: int) -> None:
+        now = time.monotonic()
+        self.since_mark += got
+        if now - self.start > self.deadline:
+            raise FetchError(f"the download took more than {self.deadline:.0f} s (at {done} bytes); run the same "
+                             f"command again to resume, or pass --url with a faster mirror.")
+        if now - self.mark >= self.window:
+            if self.since_mark < self.min_rate * (now - self.mark):
+                raise FetchError(f"the download stalled at {done} bytes ({self.since_mark} bytes in the last "
+                                 f"{now - self.mark:.0f} s); run the same command again to resume.")
+            self.mark, self.since_mark = now, 0
+
+
+def _stream(response, fh, have: int, out: TextIO, max_bytes: int, pace: Optional[_Pace] = None) -> None:
+    """Append the response body to ``fh`` (from 0 if the server ignored the Range), within ``max_bytes``.
+
+    Reads with ``read1`` (whatever one socket read gives), so a trickling server cannot hold a read
+    open past the pace checks.
+    """
+    pace = pace or _Pace(DEADLINE_S, STALL_WINDOW_S, MIN_RATE)
     resumed = have and response.status == 206
     if not resumed:
         fh.seek(0)
         fh.truncate()
-    length = response.headers.get("Content-Length")
+    length = (response.headers.get("Content-Length") or "").strip()
+    if length and not re.fullmatch(r"[0-9]{1,15}", length):
+        raise FetchError(f"the server sent a bad Content-Length ({length[:40]!r}); check the URL or pass --url "
+                         f"with a mirror.")
     total = int(length) + (have if resumed else 0) if length else None
     if total is not None and total > max_bytes:
         raise FetchError(f"the server offers {total:,} bytes, more than the {max_bytes:,}-byte limit for "
@@ -160,10 +230,11 @@ def _stream(response, fh, have: int, out: TextIO, max_bytes: int) -> None:
     done, show = fh.tell(), _progress(out)
     while True:
         try:
-            chunk = response.read(CHUNK)
-        except OSError as exc:
-            raise FetchError(f"download interrupted at {done} bytes ({exc}); run the same command "
-                             f"again to resume.") from None
+            chunk = response.read1(CHUNK)
+        except (OSError, *_PROTOCOL_ERRORS) as exc:  # a timeout, a reset, a cut chunked body (IncompleteRead)
+            raise FetchError(f"download interrupted at {done} bytes ({type(exc).__name__}: {_said(exc)}); "
+                             f"run the same command again to resume.") from None
+        pace.check(len(chunk), done)
         if not chunk:
             break
         done += len(chunk)
@@ -180,8 +251,12 @@ def _stream(response, fh, have: int, out: TextIO, max_bytes: int) -> None:
 
 
 def download(url: str, dest: str, out: TextIO = sys.stderr, timeout: float = 30.0,
-             max_bytes: int = MAX_BYTES) -> str:
+             max_bytes: int = MAX_BYTES, deadline: float = DEADLINE_S, stall_window: float = STALL_WINDOW_S,
+             min_rate: int = MIN_RATE) -> str:
     """Download ``url`` to ``dest``, resuming from ``dest + '.part'``; return ``dest``.
+
+    ``timeout``: the longest a socket read may wait for any byte; ``deadline``: the whole download;
+    ``stall_window`` / ``min_rate``: at least that many bytes a second over every window.
 
     The bytes go into a fresh private file (mkstemp: O_EXCL|O_NOFOLLOW) that then takes the part
     file's place by rename, so whatever was planted at that path is replaced, never written through.
@@ -200,7 +275,7 @@ def download(url: str, dest: str, out: TextIO = sys.stderr, timeout: float = 30.
             response = _open_url(url, have, timeout)
             if response is not None:
                 with response:
-                    _stream(response, fh, have, out, max_bytes)
+                    _stream(response, fh, have, out, max_bytes, _Pace(deadline, stall_window, min_rate))
     finally:
         if tmp is not None:
             os.unlink(tmp)

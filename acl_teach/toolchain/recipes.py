@@ -62,13 +62,16 @@ FIELDS = {
 }
 
 
+MAX_RECIPE_BYTES = 1 << 20  # a recipe is a few hundred bytes
+
+
 def _read_json(path: str) -> Dict[str, Any]:
     """A recipe file's object, its known fields checked: a bad file is one clear RecipeError naming it."""
+    from .files import read_regular
     try:
-        with open(path, encoding="utf-8") as fh:
-            data = json.load(fh)
-    except (OSError, ValueError) as exc:
-        raise RecipeError(f"recipe file {path} cannot be read as JSON ({exc}).") from None
+        data = json.loads(read_regular(path, MAX_RECIPE_BYTES, "recipe file").decode("utf-8"))
+    except (OSError, ValueError, RecursionError) as exc:  # a FIFO or /dev/zero is refused before reading
+        raise RecipeError(f"recipe file {path} cannot be read as JSON ({str(exc)[:200]}).") from None
     if not isinstance(data, dict):
         raise RecipeError(f"recipe file {path} must hold a JSON object such as {json.dumps(EFFICIENTNET_LITE)}.")
     for key, (ok, want) in FIELDS.items():

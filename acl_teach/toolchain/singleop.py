@@ -185,9 +185,10 @@ def read_op_list(path: str) -> List[Tuple[int, OpJson]]:
     try:
         with open(path, encoding="utf-8") as fh:
             doc = json.load(fh)
-    except (OSError, ValueError) as exc:
+    except (OSError, ValueError, RecursionError) as exc:  # RecursionError: nesting deeper than json can read
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)[:200]
         raise SingleOpError(f"E10025: File {os.path.realpath(path)} specified by --singleop is not a valid JSON "
-                            f"file. Reason: {exc}.") from None
+                            f"file. Reason: {reason}.") from None
     if not isinstance(doc, list):
         raise SingleOpError(f"E10032: Failed to parse JSON file {path}. Reason: the op list must be a JSON array "
                             f"of op objects.")
@@ -200,9 +201,9 @@ def read_op_list(path: str) -> List[Tuple[int, OpJson]]:
             _validate(entry, unknown, path)
             entries.append((index, entry))
             index += 1
-    except (KeyError, TypeError, ValueError) as exc:
+    except (KeyError, TypeError, ValueError, OverflowError, RecursionError) as exc:  # Infinity, 1e999, deep lists
         raise SingleOpError(f"E10032: Failed to parse JSON file {path}. Reason: op {index}: "
-                            f"{str(exc).strip(chr(39))}.") from None
+                            f"{(str(exc) or type(exc).__name__).strip(chr(39))[:200]}.") from None
     return entries
 
 
@@ -406,9 +407,10 @@ def build(op_list: str, output: str, soc: str, command: str = "", source: str = 
     paths = []
     for name, model in compiled:
         path = os.path.join(output, name)
-        with open(path + ".tmp", "wb") as fh:
+        tmp = f"{path}.{os.getpid()}.tmp"  # per process: concurrent builds of one op model never share a file
+        with open(tmp, "wb") as fh:
             fh.write(opmodel.dumps(model))
-        os.replace(path + ".tmp", path)
+        os.replace(tmp, path)
         paths.append(path)
     return paths
 

@@ -63,7 +63,12 @@ class DescExplorer(FullText, w.VBox):
 
     def __init__(self, model_or_desc: Any) -> None:
         named = model_or_desc if isinstance(model_or_desc, dict) else {"model": model_or_desc}
+        if not named:
+            raise TypeError("DescExplorer got an empty dict: give it a Model, a Desc, or a dict of them by name")
         self.descs = {name: _desc_of(m) for name, m in named.items()}
+        empty = [name for name, d in self.descs.items() if not (d.inputs or d.outputs)]
+        if empty:
+            raise ValueError(f"the desc of {empty[0]!r} has no inputs or outputs: there is nothing to explore")
         self.snapshots = {(name, kind, t.index): query_tensor(d, kind, t.index)
                           for name, d in self.descs.items()
                           for kind, ts in (("input", d.inputs), ("output", d.outputs)) for t in ts}
@@ -154,6 +159,8 @@ class DimsView(FullText, w.HTML):
     """
 
     def __init__(self, desc: Desc) -> None:
+        if not isinstance(desc, Desc):
+            raise TypeError(f"DimsView takes a Desc (from at.query_desc(model)), not {type(desc).__name__}")
         self.desc = desc
         self.owner = _owner(desc)
         self.released: Optional[str] = None

@@ -20,6 +20,8 @@ def resolve_target(target: Any, size: int = 0) -> Tuple[int, int, str]:
         addr = acl.get_data_buffer_addr(target)
         if addr:
             return addr, acl.get_data_buffer_size_v2(target), f"data buffer {trace.name_of(target, 'data_buffer')}"
+    if not isinstance(size, int) or size < 0:
+        raise ValueError(f"size must be a positive number of bytes, not {size!r}")
     if not isinstance(target, int) or not size:
         raise ValueError("give a data buffer handle, a dataset Buffer, or a pointer and a size")
     return target, size, f"memory at {trace.name_of(target, 'a raw pointer')}"

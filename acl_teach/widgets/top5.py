@@ -56,6 +56,10 @@ class Top5View(FullText, w.HBox):
     """
 
     def __init__(self, result: TopK, labels: Optional[List[str]] = None, image: Optional[str] = None) -> None:
+        if not isinstance(result, TopK):
+            raise TypeError(f"Top5View takes a TopK (from at.top_k(scores, 5)), not {type(result).__name__}")
+        if labels is not None and not isinstance(labels, (list, tuple)):
+            raise TypeError(f"labels must be a list of class names, not {type(labels).__name__}")
         self.result = result
         self.failure: Optional[str] = None
         self.bars = top5_bars(result, labels)

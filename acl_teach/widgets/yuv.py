@@ -85,8 +85,18 @@ class Geometry:
                 f"padding: {y_pad} of {self.y_bytes} Y bytes, {uv_pad} of {self.uv_bytes} UV bytes"]
 
 
+MAX_STRIDE = 8192           # DVPP's largest picture side (JPEGD/JPEGE 32..8192)
+MAX_DRAWN = 4096 * 4096     # stride pixels the view draws at most: every array it makes is sized from this
+
+
 def check(g: Geometry) -> Geometry:
-    """The geometry if it is a YUV420SP picture this view can draw; ValueError says what is wrong."""
+    """The geometry if it is a YUV420SP picture this view can draw; ValueError says what is wrong.
+
+    Every size comes from a desc the learner filled, so each is bounded before anything is allocated.
+    """
+    if not all(isinstance(v, int) for v in (g.data, g.size, g.format, g.width, g.height, g.width_stride,
+                                            g.height_stride)):
+        raise ValueError("the picture's fields must be whole numbers (width, height, strides, format)")
     if g.format not in FORMATS:
         raise ValueError(f"YuvView draws YUV420SP: format {NV12} (NV12) or {NV21} (NV21), not {g.format}")
     if g.width <= 0 or g.height <= 0:
@@ -94,6 +104,12 @@ def check(g: Geometry) -> Geometry:
     if g.width > g.width_stride or g.height > g.height_stride:
         raise ValueError(f"the strides {g.width_stride} × {g.height_stride} must be at least the picture "
                          f"{g.width} × {g.height}")
+    if g.width_stride > MAX_STRIDE or g.height_stride > MAX_STRIDE:
+        raise ValueError(f"the strides {g.width_stride} × {g.height_stride} are larger than any DVPP picture "
+                         f"(at most {MAX_STRIDE} per side)")
+    if g.width_stride * g.height_stride > MAX_DRAWN:
+        raise ValueError(f"the strides {g.width_stride} × {g.height_stride} are too many pixels to draw (YuvView "
+                         f"draws up to {MAX_DRAWN} stride pixels): resize the picture with VPC first")
     if g.height_stride % 2 or g.width_stride % 2:
         raise ValueError(f"the strides {g.width_stride} × {g.height_stride} must be even: the UV plane has half "
                          "the rows, and U and V come in pairs")
@@ -134,17 +150,22 @@ def padding_masks(g: Geometry) -> Tuple[np.ndarray, np.ndarray]:
 
 def tint(rgb: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """The padding drawn in the tint colour over what the bytes hold there."""
-    out = rgb.astype(np.float64)
-    out[mask] = out[mask] * (1 - PAD_ALPHA) + np.array(PAD_RGB) * PAD_ALPHA
-    return out.round().astype(np.uint8)
+    out = rgb.copy()  # integer blend, only where the mask is: 0.4 x + 0.6 tint is never a half (both terms even)
+    blend = (10 - round(PAD_ALPHA * 10)) * out[mask].astype(np.uint16) + \
+        np.array(PAD_RGB, np.uint16) * round(PAD_ALPHA * 10)
+    out[mask] = ((blend + 5) // 10).astype(np.uint8)
+    return out
 
 
-def bt601(y: np.ndarray, u: np.ndarray, v: np.ndarray) -> np.ndarray:
-    """YCbCr -> RGB with the BT.601 full-range matrix JPEG uses (JFIF)."""
-    y, u, v = (a.astype(np.float64) for a in (y, u, v))
-    rgb = np.stack([y + 1.402 * (v - 128), y - 0.344136 * (u - 128) - 0.714136 * (v - 128), y + 1.772 * (u - 128)],
-                   axis=-1)
-    return np.clip(rgb.round(), 0, 255).astype(np.uint8)
+def bt601(y: np.ndarray, u: np.ndarray, v: np.ndarray, rows: int = 256) -> np.ndarray:
+    """YCbCr -> RGB with the BT.601 full-range matrix JPEG uses (JFIF), ``rows`` at a time (bounded float memory)."""
+    out = np.empty(y.shape + (3,), np.uint8)
+    for top in range(0, y.shape[0], rows):
+        yy, uu, vv = (a[top:top + rows].astype(np.float64) for a in (y, u, v))
+        rgb = np.stack([yy + 1.402 * (vv - 128), yy - 0.344136 * (uu - 128) - 0.714136 * (vv - 128),
+                        yy + 1.772 * (uu - 128)], axis=-1)
+        out[top:top + rows] = np.clip(rgb.round(), 0, 255).astype(np.uint8)
+    return out
 
 
 def split_uv(uv: np.ndarray, fmt: int) -> Tuple[np.ndarray, np.ndarray]:
