@@ -98,12 +98,12 @@ def test_explain_off_keeps_stderr_quiet(acl, capsys):
 
 def test_init_once_rule_refuses_init_after_finalize(acl):
     """CANN <= 8.0 (acl.cpp of 2019-2020: aclFinalize never clears aclInitFlag): one acl.init per process."""
-    acl.configure(init_once=True)
+    sim.configure(init_once=True)
     assert acl.init() == 0 and acl.init() == 100002
     assert acl.finalize() == 0
     assert acl.init() == 100002
     assert "once per process" in acl.get_recent_err_msg()
-    assert acl.state().initialized is False
+    assert sim.state().initialized is False
     assert acl.rt.set_device(0) == 100001
     assert acl.finalize() == 100037
 
@@ -119,27 +119,27 @@ def test_init_once_from_the_environment(monkeypatch):
 def test_a_kernel_rerun_keeps_the_process(acl):
     """lab.setup() re-run in one kernel: fresh resources, same process (init -> 100002; init_once remembered)."""
     from acl_teach.sim import inspect
-    acl.configure(init_once=True)
+    sim.configure(init_once=True)
     assert acl.init() == 0 and acl.rt.set_device(0) == 0
     inspect.reset(keep_process=True)
     assert acl.init() == 100002 and acl.rt.set_device(0) == 0 and acl.rt.reset_device(0) == 0
     assert [e.kind for e in inspect.live(include_init=True)] == ["acl"]
     assert acl.finalize() == 0
     inspect.reset(keep_process=True)
-    assert acl.init() == 100002 and acl.state().initialized is False
+    assert acl.init() == 100002 and sim.state().initialized is False
 
 
 def test_load_from_mem_on_a_board_warns_for_a_python_pointer(acl):
     from acl_teach import models
-    acl.configure(run_mode="device")
+    sim.configure(run_mode="device")
     assert acl.init() == 0 and acl.rt.set_device(0) == 0
     data = open(models.default_om(), "rb").read()
     model_id, ret = acl.mdl.load_from_mem(acl.util.bytes_to_ptr(data), len(data))
-    assert ret == 0 and any("device memory" in w.message for w in acl.warnings())
+    assert ret == 0 and any("device memory" in w.message for w in sim.warnings())
     assert acl.mdl.unload(model_id) == 0
-    n = len(acl.warnings())
+    n = len(sim.warnings())
     dev, ret = acl.rt.malloc(len(data), 0)
     assert acl.rt.memcpy(dev, len(data), acl.util.bytes_to_ptr(data), len(data), 1) == 0
     model_id, ret = acl.mdl.load_from_mem(dev, len(data))
-    assert ret == 0 and len(acl.warnings()) == n
+    assert ret == 0 and len(sim.warnings()) == n
     assert acl.mdl.unload(model_id) == 0 and acl.rt.free(dev) == 0
