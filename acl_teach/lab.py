@@ -799,8 +799,8 @@ def _without_reference(fn: Callable, image: str) -> tuple:
     The profiler sees every Python call in this thread, so the reference is caught under any name it was
     imported as (``from acl_teach import preprocess as pp``) and through any path into its module.
     """
-    from .toolchain import images
-    reference = os.path.abspath(images.__file__)
+    from . import preprocess as public_preprocess  # the step API's name for the reference (not toolchain internals)
+    reference = os.path.abspath(public_preprocess.__code__.co_filename)
     used: List[bool] = []
 
     def watch(frame: Any, event: str, arg: Any) -> None:

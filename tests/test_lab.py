@@ -244,6 +244,8 @@ def test_check_input_array(model):
     for bad in (None, "x", [1, 2]):
         _wrong(lab.check_input_array(bad, desc, photo), "numpy array")
     _wrong(lab.check_input_array(x, desc, None), "path")
+    assert lab.check_input_array(_preprocess, desc, photo)  # a preprocess function is run on the photo
+    _wrong(lab.check_input_array(lambda p: at.preprocess(p), desc, photo), "write the recipe yourself")
 
 
 def _copy_in(acl, kind=1, offset=0):
