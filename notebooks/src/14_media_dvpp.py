@@ -485,10 +485,10 @@ def dvpp_layout(soc_name, width, height):
     ### END SOLUTION
 
 # %% tags=["grade", "points:3", "grade_id:nb14-layout-test"]
-print("this machine:", acl.get_soc_name(), dvpp_layout(acl.get_soc_name(), width, height))
-feedback = lab.check_dvpp_layout(dvpp_layout)
+feedback = lab.check_dvpp_layout(dvpp_layout)  # first: an unwritten dvpp_layout fails as feedback, not a crash
 print(feedback)
 assert feedback, feedback
+print("this machine:", acl.get_soc_name(), dvpp_layout(acl.get_soc_name(), width, height))
 
 # %% [markdown] tags=["lang:en"]
 # ## Release everything
