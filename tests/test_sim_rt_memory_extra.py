@@ -1,0 +1,83 @@
+"""acl.rt memory extras: malloc_align32/cached, mem_flush/invalidate, memcpy2d(_async), pointer_get_attributes."""
+import numpy as np
+
+from acl_teach import sim
+
+H2D, D2H = 1, 2
+
+
+def _host(acl, data: bytes):
+    ptr, ret = acl.rt.malloc_host(len(data))
+    assert ret == 0
+    arr = np.frombuffer(data, np.uint8).copy()
+    assert acl.rt.memcpy(ptr, len(data), acl.util.numpy_to_ptr(arr), len(data), 0) == 0
+    return ptr
+
+
+def _read(acl, ptr, n):
+    out = np.zeros(n, np.uint8)
+    assert acl.rt.memcpy(acl.util.numpy_to_ptr(out), n, ptr, n, D2H) == 0
+    return out.tobytes()
+
+
+def test_malloc_align32_rounds_without_the_extra_32(ready):
+    free0, _, _ = ready.rt.get_mem_info(0)
+    ptr, ret = ready.rt.malloc_align32(100, 0)
+    assert ret == 0 and ptr >= 0x1000_0000_0000_0000
+    free1, _, _ = ready.rt.get_mem_info(0)
+    assert free0 - free1 == 128  # ALIGN_UP(100, 32); malloc would take 160
+    assert ready.rt.malloc_align32(0, 0) == (0, 100000)
+    assert ready.rt.free(ptr) == 0
+    assert ready.rt.get_mem_info(0)[0] == free0
+
+
+def test_malloc_cached_flush_invalidate_check_ranges(ready):
+    ptr, ret = ready.rt.malloc_cached(4096, 0)
+    assert ret == 0
+    assert ready.rt.mem_flush(ptr, 4096) == 0
+    assert ready.rt.mem_invalidate(ptr + 1024, 1024) == 0
+    assert ready.rt.mem_flush(0, 16) == 100000
+    assert ready.rt.mem_flush(ptr, 1 << 20) == 107000
+    ready.rt.free(ptr)
+    assert ready.rt.mem_invalidate(ptr, 16) == 107000
+
+
+def test_memcpy2d_copies_strided_rows_byte_exact(ready):
+    acl = ready
+    src_bytes = bytes(range(4 * 10))          # 4 rows, pitch 10
+    src = _host(acl, src_bytes)
+    dev, _ = acl.rt.malloc(4 * 16, 0)          # 4 rows, pitch 16
+    assert acl.rt.memset(dev, 64, 0xEE, 64) == 0
+    assert acl.rt.memcpy2d(dev, 16, src, 10, 6, 4, H2D) == 0
+    got = _read(acl, dev, 64)
+    want = bytearray(b"\xee" * 64)
+    for r in range(4):
+        want[r * 16:r * 16 + 6] = src_bytes[r * 10:r * 10 + 6]
+    assert got == bytes(want)
+    assert acl.rt.memcpy2d(dev, 4, src, 10, 6, 4, H2D) == 100000   # width > dpitch
+    assert acl.rt.memcpy2d(dev, 16, src, 10, 6, 5, H2D) == 107000   # 5 rows overrun the 40-byte source
+    assert acl.rt.memcpy2d(0, 16, src, 10, 6, 4, H2D) == 100000
+
+
+def test_memcpy2d_async_moves_bytes_when_the_stream_runs(ready):
+    acl = ready
+    src = _host(acl, bytes(range(1, 33)))     # 4 rows x 8
+    dev, _ = acl.rt.malloc(4 * 3, 0)
+    stream, _ = acl.rt.create_stream()
+    assert acl.rt.memcpy2d_async(dev, 3, src, 8, 3, 4, H2D, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert _read(acl, dev, 12) == bytes([1, 2, 3, 9, 10, 11, 17, 18, 19, 25, 26, 27])
+    acl.rt.destroy_stream(stream)
+
+
+def test_pointer_get_attributes_tells_host_from_device(ready):
+    dev, _ = ready.rt.malloc(64, 0)
+    attrs, ret = ready.rt.pointer_get_attributes(dev + 8)
+    assert ret == 0 and attrs["location"] == {"id": 0, "type": 1} and len(attrs["rsv"]) == 8
+    host, _ = ready.rt.malloc_host(64)
+    attrs, ret = ready.rt.pointer_get_attributes(host)
+    assert ret == 0 and attrs["location"]["type"] == 0 and attrs["page_size"] == 4096
+    assert ready.rt.pointer_get_attributes(0)[1] == 100000
+    ready.rt.free(dev)
+    assert ready.rt.pointer_get_attributes(dev)[1] == 107000
+    assert sim  # the simulator package is what answers
