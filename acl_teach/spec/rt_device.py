@@ -48,3 +48,17 @@ LAST_ERR_THREAD_LEVEL = 0
 STREAM_PRIORITY_RANGE = (7, 0)
 # op timeouts: the granularity aclrtSetOpExecuteTimeOutV2 rounds up to — UNCONFIRMED
 OP_TIMEOUT_INTERVAL_US = 1_000_000
+
+# aclrtDevFeatureType (get_device_capability) and its answers — UNCONFIRMED values
+DEV_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV = 1
+DEV_FEATURE_NOT_SUPPORT = 0
+DEV_FEATURE_SUPPORT = 1
+DEV_FEATURES = (DEV_FEATURE_TSCPU_TASK_UPDATE_SUPPORT_AIC_AIV,)
+
+# what each simulated chip reports (get_device_info); UNCONFIRMED figures, per the chips' public data sheets
+SOC_INFO = {
+    "Ascend310": {DEV_ATTR_AICPU_CORE_NUM: 4, DEV_ATTR_AICORE_CORE_NUM: 2, DEV_ATTR_CUBE_CORE_NUM: 2,
+                  DEV_ATTR_VECTOR_CORE_NUM: 0, DEV_ATTR_WARP_SIZE: 0, DEV_ATTR_L2_CACHE_SIZE: 8 << 20},
+    "Ascend310P3": {DEV_ATTR_AICPU_CORE_NUM: 4, DEV_ATTR_AICORE_CORE_NUM: 8, DEV_ATTR_CUBE_CORE_NUM: 8,
+                    DEV_ATTR_VECTOR_CORE_NUM: 7, DEV_ATTR_WARP_SIZE: 0, DEV_ATTR_L2_CACHE_SIZE: 16 << 20},
+}
