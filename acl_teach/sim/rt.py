@@ -7,6 +7,8 @@ from .memory_extra import (malloc_align32, malloc_cached, mem_flush, mem_invalid
                            memcpy2d_async, pointer_get_attributes)
 from .device_info import *  # noqa: F401,F403  (device queries, peer access, id maps, limits)
 from .device_info import __all__ as _device_info
+from .sysparams import *  # noqa: F401,F403  (system options, op timeouts, overflow, last error)
+from .sysparams import __all__ as _sysparams
 from .events import *  # noqa: F401,F403  (events, stream waits, exception-info callbacks)
 from .events import __all__ as _events
 from .stream_sync import *  # noqa: F401,F403  (stream_query, timed synchronisation, last task id)
@@ -19,4 +21,4 @@ __all__ = ["set_device", "reset_device", "get_device", "get_device_count", "get_
            "destroy_stream", "synchronize_stream", "synchronize_device", "malloc", "malloc_host", "free", "free_host", "memcpy",
            "memcpy_async", "memset", "memset_async", "get_mem_info", "subscribe_report", "unsubscribe_report",
            "launch_callback", "process_report", "malloc_align32", "malloc_cached", "mem_flush", "mem_invalidate",
-           "memcpy2d", "memcpy2d_async", "pointer_get_attributes"] + _events + _stream_sync + _device_info
+           "memcpy2d", "memcpy2d_async", "pointer_get_attributes"] + _events + _stream_sync + _device_info + _sysparams
