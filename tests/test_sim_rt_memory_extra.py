@@ -81,3 +81,47 @@ def test_pointer_get_attributes_tells_host_from_device(ready):
     ready.rt.free(dev)
     assert ready.rt.pointer_get_attributes(dev)[1] == 107000
     assert sim  # the simulator package is what answers
+
+
+def test_host_register_maps_host_bytes_to_a_device_address(ready):
+    acl = ready
+    host = np.arange(64, dtype=np.uint8)
+    ptr = host.ctypes.data
+    dev, ret = acl.rt.host_register(ptr, 64, 0)
+    assert ret == 0 and dev >= 0x1000_0000_0000_0000 and dev != ptr
+    assert _read(acl, dev + 8, 4) == bytes([8, 9, 10, 11])         # the device reads the host bytes
+    other, _ = acl.rt.malloc(16, 0)
+    acl.rt.memset(other, 16, 0x7A, 16)
+    assert acl.rt.memcpy(dev, 64, other, 16, 3) == 0               # a device-side write lands in host memory
+    assert host[:16].tobytes() == b"\x7a" * 16 and host[16] == 16
+    assert acl.rt.pointer_get_attributes(dev)[0]["location"]["type"] == 1
+    assert acl.rt.host_get_device_pointer(ptr + 4, 0) == (dev + 4, 0)
+    assert acl.rt.host_register(ptr, 64, 0) == (0, 107000)         # twice
+    assert acl.rt.host_register(ptr, 64, 1) == (0, 100000)
+    assert acl.rt.host_register(other, 16, 0) == (0, 107000)       # device memory
+    assert acl.rt.host_unregister(ptr) == 0
+    assert host[:16].tobytes() == b"\x7a" * 16                     # unmapping leaves the bytes alone
+    assert acl.rt.memcpy(dev, 64, other, 16, 3) == 107000          # the device address is gone
+    assert acl.rt.host_unregister(ptr) == 107000
+    assert acl.rt.host_get_device_pointer(ptr, 0) == (0, 107000)
+
+
+def test_host_register_v2_then_get_device_pointer(ready):
+    acl = ready
+    buf, _ = acl.rt.malloc_host(256)
+    assert acl.rt.host_register_v2(buf, 256, 0) == 0
+    dev, ret = acl.rt.host_get_device_pointer(buf, 0)
+    assert ret == 0 and dev != buf
+    src = np.full(256, 3, np.uint8)
+    assert acl.rt.memcpy(dev, 256, src.ctypes.data, 256, 1) == 0
+    assert _read(acl, buf, 256) == b"\x03" * 256
+    assert acl.rt.host_unregister(buf) == 0
+    assert acl.rt.free_host(buf) == 0
+
+
+def test_host_register_on_a_board_is_the_same_address(acl):
+    sim.configure(run_mode="device")
+    acl.init(); acl.rt.set_device(0)
+    host = np.zeros(32, np.uint8)
+    assert acl.rt.host_register(host.ctypes.data, 32, 0) == (host.ctypes.data, 0)
+    assert acl.rt.host_unregister(host.ctypes.data) == 0

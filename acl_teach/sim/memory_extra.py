@@ -4,14 +4,15 @@ Built on ``memory``'s space and checks, so the ledger, padding, strict mode and 
 """
 from __future__ import annotations
 
+import bisect
 from typing import Optional, Tuple
 
 from . import constants as C
 from ..spec import rt_device as R
 from ._args import INIT, binding
-from .memory import (DEVICE_BASE, Region, _device_alloc_checks, _out_of_memory, _queue, check_writable, location,
+from .memory import (ALIGN, DEVICE_BASE, Region, describe, _queue, check_writable, location,
                      malloc, space)
-from .runtime import current_context
+from .runtime import current_context, current_device_id, is_board
 from .state import fail, state
 from .timeline import clock, copy_cost
 
@@ -192,4 +193,92 @@ def pointer_get_attributes(api, ptr):
     return _attributes(R.MEM_LOCATION_TYPE_HOST, 0, R.HOST_PAGE_SIZE), 0
 
 
-_ = _device_alloc_checks, _out_of_memory  # the allocation helpers used by host_register below
+
+# -- host registration: a host range the device reaches through a device address -------------------
+def _registrations() -> dict:
+    """host pointer -> (device address, size) of every live registration."""
+    return state().subsystems.setdefault("host_registrations", {})
+
+
+def _register(api: str, ptr: int, size: int) -> Tuple[int, int]:
+    """(device address aliasing ``size`` host bytes at ``ptr``, 0) or (0, code).
+
+    On a card (ACL_HOST) the device address is new and its bytes *are* the host bytes (a copy through
+    either pointer sees the other's writes). On a board (ACL_DEVICE) host and device share one memory,
+    so the device address is ``ptr`` itself (UNCONFIRMED). Codes: NULL / size 0 are 100000; a range
+    that is not live host memory or is already registered is 107000 (UNCONFIRMED).
+    """
+    if ptr == 0:
+        return 0, fail(100000, api, "ptr is 0 (NULL).")
+    if size == 0:
+        return 0, fail(100000, api, "size is 0.")
+    _, ret = current_context(api)
+    if ret:
+        return 0, ret
+    sp = space()
+    with sp.lock:
+        if ptr in _registrations():
+            return 0, fail(107000, api, f"{ptr:#x} is already registered; acl.rt.host_unregister it first.")
+        host, offset, why = sp.resolve(ptr, size, api, write=True)
+        if host is None:
+            return 0, fail(107000, api, f"{why}.")
+        if host.on_device and host.base >= DEVICE_BASE and host.kind != "host":
+            return 0, fail(107000, api, f"{ptr:#x} is device memory ({describe(host)}); register host memory.")
+        if is_board():
+            _registrations()[ptr] = (ptr, size)
+            state().ledger.add("host registration", ptr, f"{size} bytes at {ptr:#x}", key=("host_reg", ptr))
+            return ptr, 0
+        base = sp._next_device
+        sp._next_device += (size + ALIGN - 1) // ALIGN * ALIGN
+        region = Region(base, size, "mapped", True, host.view(offset, size), obj=host.obj if host.obj is not None else host,
+                        device_id=current_device_id() or 0)
+        sp.allocs[base] = region
+        bisect.insort(sp._bases, base)
+        _registrations()[ptr] = (base, size)
+        state().ledger.add("host registration", base, f"{size} host bytes at {ptr:#x}", key=("host_reg", ptr))
+        return base, 0
+
+
+@binding("acl.rt.host_register", "kki", needs=INIT, outs=1)
+def host_register(api, ptr, size, reg_type):
+    """(device pointer, ret): map ``size`` bytes of host memory for the device (ACL_HOST_REGISTER_MAPPED only)."""
+    if reg_type != R.HOST_REGISTER_MAPPED:
+        return 0, fail(100000, api, f"type {reg_type} is not ACL_HOST_REGISTER_MAPPED (0).")
+    return _register(api, ptr, size)
+
+
+@binding("acl.rt.host_register_v2", "KKI", needs=INIT)
+def host_register_v2(api, ptr, size, flag):
+    """Map host memory for the device; host_get_device_pointer gives its device address.
+
+    UNCONFIRMED: every ``flag`` is accepted (the simulator's mapping is always read-write).
+    """
+    return _register(api, ptr, size)[1]
+
+
+@binding("acl.rt.host_get_device_pointer", "KI", needs=INIT, outs=1)
+def host_get_device_pointer(api, ptr, flag):
+    """(device address of a registered host pointer — or of an address inside its range — , ret)."""
+    if flag != 0:
+        return 0, fail(100000, api, f"flag {flag} is reserved and must be 0 (UNCONFIRMED).")
+    for host, (dev, size) in _registrations().items():
+        if host <= ptr < host + size:
+            return dev + (ptr - host), 0
+    return 0, fail(107000, api, f"{ptr:#x} is not inside host memory registered with acl.rt.host_register.")
+
+
+@binding("acl.rt.host_unregister", "k", needs=INIT)
+def host_unregister(api, ptr):
+    """Undo host_register: the device address stops working; the host bytes stay as they are."""
+    if ptr == 0:
+        return fail(100000, api, "ptr is 0 (NULL).")
+    sp = space()
+    with sp.lock:
+        reg = _registrations().pop(ptr, None)
+        if reg is None:
+            return fail(107000, api, f"{ptr:#x} is not a pointer passed to acl.rt.host_register.")
+        region = sp.allocs.get(reg[0])
+        if region is not None and region.kind == "mapped":
+            sp.release(region, api)  # a mapping is not poisoned: its bytes belong to the host
+        state().ledger.release(("host_reg", ptr), api)
+        return 0
