@@ -10,13 +10,13 @@ def _host(acl, data: bytes):
     ptr, ret = acl.rt.malloc_host(len(data))
     assert ret == 0
     arr = np.frombuffer(data, np.uint8).copy()
-    assert acl.rt.memcpy(ptr, len(data), acl.util.numpy_to_ptr(arr), len(data), 0) == 0
+    assert acl.rt.memcpy(ptr, len(data), arr.ctypes.data, len(data), 0) == 0
     return ptr
 
 
 def _read(acl, ptr, n):
     out = np.zeros(n, np.uint8)
-    assert acl.rt.memcpy(acl.util.numpy_to_ptr(out), n, ptr, n, D2H) == 0
+    assert acl.rt.memcpy(out.ctypes.data, n, ptr, n, D2H) == 0
     return out.tobytes()
 
 
@@ -125,3 +125,22 @@ def test_host_register_on_a_board_is_the_same_address(acl):
     host = np.zeros(32, np.uint8)
     assert acl.rt.host_register(host.ctypes.data, 32, 0) == (host.ctypes.data, 0)
     assert acl.rt.host_unregister(host.ctypes.data) == 0
+
+
+def test_malloc_with_cfg_allocates_and_checks_the_config(ready):
+    import pytest
+    acl = ready
+    ptr, ret = acl.rt.malloc_with_cfg(100, 0, {})
+    assert ret == 0 and ptr >= 0x1000_0000_0000_0000
+    cfg = {"numAttrs": 1, "attrs": [{"attr": 1, "value": {"moduleId": 3}}]}
+    p2, ret = acl.rt.malloc_with_cfg(64, 0, cfg)
+    assert ret == 0 and p2 != ptr
+    assert acl.rt.memset(p2, 64, 1, 64) == 0
+    with pytest.raises(TypeError, match="pyCfg is not dict!"):
+        acl.rt.malloc_with_cfg(64, 0, [])
+    with pytest.raises(KeyError, match="numAttrs"):
+        acl.rt.malloc_with_cfg(64, 0, {"numAttrs": 2, "attrs": cfg["attrs"]})
+    assert acl.rt.malloc_with_cfg(0, 0, {}) == (0, 100000)
+    assert acl.rt.free(ptr) == 0 and acl.rt.free(p2) == 0
+    host, ret = acl.rt.malloc_host_with_cfg(32, {})
+    assert ret == 0 and acl.rt.free_host(host) == 0

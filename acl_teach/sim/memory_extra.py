@@ -11,7 +11,7 @@ from . import constants as C
 from ..spec import rt_device as R
 from ._args import INIT, binding
 from .memory import (ALIGN, DEVICE_BASE, Region, describe, _queue, check_writable, location,
-                     malloc, space)
+                     malloc, malloc_host, space)
 from .runtime import current_context, current_device_id, is_board
 from .state import fail, state
 from .timeline import clock, copy_cost
@@ -282,3 +282,55 @@ def host_unregister(api, ptr):
             sp.release(region, api)  # a mapping is not poisoned: its bytes belong to the host
         state().ledger.release(("host_reg", ptr), api)
         return 0
+
+
+# -- allocations with an aclrtMallocConfig ({'numAttrs': n, 'attrs': [{'attr': a, 'value': {...}}, ...]}) --------
+def _parse_cfg(cfg) -> list:
+    """The attributes of a malloc config dict, checked as the binding checks them (its exception texts).
+
+    Beyond the binding's own texts ("pyCfg is not dict!", the numAttrs mismatch) the KeyError texts for
+    missing keys are UNCONFIRMED; attribute values are taken as given (the simulator has no module ids).
+    """
+    if not isinstance(cfg, dict):
+        raise TypeError("pyCfg is not dict!")
+    if not cfg:
+        return []
+    attrs = cfg.get("attrs")
+    if attrs is None:
+        raise TypeError("the aclrtMallocAttrValue argument is not dict")
+    if "numAttrs" not in cfg:
+        raise KeyError("numAttrs")
+    if not isinstance(attrs, list) or len(attrs) != cfg["numAttrs"]:
+        raise KeyError("The numAttrs inputed does not match the expected numAttrs")
+    for item in attrs:
+        if not isinstance(item, dict):
+            raise TypeError("the aclrtMallocWithCfg argument is not dict")
+        for key in ("attr", "value"):
+            if key not in item:
+                raise KeyError(key)
+    return attrs
+
+
+def _malloc_with_cfg(api: str, size: int, policy: int, cfg) -> Tuple[int, int]:
+    _parse_cfg(cfg)
+    ptr, ret = malloc.__wrapped__(api, size, policy)
+    if not ret:
+        space().allocs[ptr].note = "with cfg"
+    return ptr, ret
+
+
+def _host_with_cfg(api: str, size: int, cfg) -> Tuple[int, int]:
+    _parse_cfg(cfg)
+    return malloc_host.__wrapped__(api, size)
+
+
+@binding("acl.rt.malloc_with_cfg", "kiO")
+def malloc_with_cfg(api, size, policy, cfg):
+    """(device pointer, ret): acl.rt.malloc with an aclrtMallocConfig dict ({} for none); freed with acl.rt.free."""
+    return _malloc_with_cfg(api, size, policy, cfg)
+
+
+@binding("acl.rt.malloc_host_with_cfg", "kO", needs=INIT, outs=1)
+def malloc_host_with_cfg(api, size, cfg):
+    """(host pointer, ret): acl.rt.malloc_host with an aclrtMallocConfig dict ({} for none)."""
+    return _host_with_cfg(api, size, cfg)

@@ -5,7 +5,7 @@ from .runtime import (create_context, destroy_context, get_context, get_device, 
                       get_run_mode, reset_device, set_context, set_device)
 from .memory_extra import (malloc_align32, malloc_cached, mem_flush, mem_invalidate, memcpy2d,
                            memcpy2d_async, pointer_get_attributes, host_register, host_register_v2,
-                           host_get_device_pointer, host_unregister)
+                           host_get_device_pointer, host_unregister, malloc_with_cfg, malloc_host_with_cfg)
 from .device_info import *  # noqa: F401,F403  (device queries, peer access, id maps, limits)
 from .device_info import __all__ as _device_info
 from .sysparams import *  # noqa: F401,F403  (system options, op timeouts, overflow, last error)
@@ -23,4 +23,4 @@ __all__ = ["set_device", "reset_device", "get_device", "get_device_count", "get_
            "memcpy_async", "memset", "memset_async", "get_mem_info", "subscribe_report", "unsubscribe_report",
            "launch_callback", "process_report", "malloc_align32", "malloc_cached", "mem_flush", "mem_invalidate",
            "memcpy2d", "memcpy2d_async", "pointer_get_attributes", "host_register", "host_register_v2",
-           "host_get_device_pointer", "host_unregister"] + _events + _stream_sync + _device_info + _sysparams
+           "host_get_device_pointer", "host_unregister", "malloc_with_cfg", "malloc_host_with_cfg"] + _events + _stream_sync + _device_info + _sysparams
