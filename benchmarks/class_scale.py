@@ -81,13 +81,26 @@ async def wave(path: str, k: int) -> list:
 
 
 def server_pss() -> int:
-    """PSS of one idle Jupyter server (what each learner's single-user server adds)."""
+    """PSS of one idle Jupyter server once it answers (what each learner's single-user server adds)."""
+    import socket
+    import urllib.request
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
     with tempfile.TemporaryDirectory() as tmp:
-        proc = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "jupyter"), "lab", "--no-browser",
-                                 "--port=0", f"--notebook-dir={tmp}", "--allow-root", "--ServerApp.token=x"],
+        proc = subprocess.Popen([os.path.join(os.path.dirname(sys.executable), "jupyter-lab"), "--no-browser",
+                                 f"--port={port}", f"--notebook-dir={tmp}", "--allow-root",
+                                 "--IdentityProvider.token=bench"],
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            time.sleep(12)
+            for _ in range(120):
+                try:
+                    urllib.request.urlopen(f"http://127.0.0.1:{port}/api/status?token=bench", timeout=2)
+                    break
+                except OSError:
+                    time.sleep(1)
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/lab?token=bench", timeout=30).read()  # the lab page
+            time.sleep(2)
             return pss(proc.pid)
         finally:
             proc.terminate()

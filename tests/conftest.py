@@ -48,11 +48,14 @@ def pytest_xdist_make_scheduler(config, log):
     return xdist_groups.make_scheduler(config, log)
 
 
+sim._args.check_returns(True)  # every binding call checks its return value against the binding's Py_BuildValue
+
+
 @pytest.fixture
 def acl():
-    """The simulator as ``acl``, in a fresh state, host run mode."""
+    """The simulator's ``acl`` (the binding's names only; extras are on ``acl_teach.sim``), fresh, host run mode."""
     sim_inspect.reset()
-    yield sim
+    yield sim.acl()
     sim_inspect.reset()
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from acl_teach.sim import timeline as T
 from acl_teach.spec import events as E
+from acl_teach import sim
 
 H2D, D2H = 1, 2
 
@@ -142,12 +143,12 @@ def test_event_without_time_line_flag_warns(ready, acl):
     ready.rt.record_event(b, stream)
     ready.rt.synchronize_stream(stream)
     assert ready.rt.event_elapsed_time(a, b) == (0.0, 0)
-    assert any("ACL_EVENT_TIME_LINE" in w.message for w in acl.warnings())
-    acl.configure(strict=True)
+    assert any("ACL_EVENT_TIME_LINE" in w.message for w in sim.warnings())
+    sim.configure(strict=True)
     try:
         assert ready.rt.event_elapsed_time(a, b) == (0.0, 107006)
     finally:
-        acl.configure(strict=False)
+        sim.configure(strict=False)
 
 
 def test_query_event_of_a_stream_held_by_a_block_callback_is_not_ready(ready):

@@ -26,6 +26,7 @@ from acl_teach.sim.memory import MemorySpace
 from acl_teach.sim.model import models
 from acl_teach.sim.state import Config, SimulatorFault
 from acl_teach.spec import om
+from acl_teach.spec import constants as C
 
 H2D, D2H = 1, 2
 
@@ -40,7 +41,7 @@ def finished_within(seconds, func, *args):
 
 
 def device_free(acl):
-    free, total, ret = acl.rt.get_mem_info(acl.ACL_DDR_MEM)
+    free, total, ret = acl.rt.get_mem_info(C.ACL_DDR_MEM)
     assert ret == 0
     return total - free
 
@@ -95,7 +96,7 @@ def test_process_report_forever_in_an_unsubscribed_thread_returns(ready):
 
 
 def test_process_report_forever_is_bounded_when_subscribed(ready):
-    ready.configure(wait_timeout_s=0.2)
+    sim.configure(wait_timeout_s=0.2)
     context, _ = ready.rt.get_context()
     stream, _ = ready.rt.create_stream()
 
@@ -119,14 +120,14 @@ def test_finalize_after_create_context_without_set_device(acl, tiny_models):
     assert ret == 0
     stream, _ = acl.rt.create_stream()
     assert acl.finalize() == 0
-    assert sim_inspect.live() == [] and acl.state().memory.device_used == 0
-    assert acl.state().handles == {} and models().loaded == {}
+    assert sim_inspect.live() == [] and sim.state().memory.device_used == 0
+    assert sim.state().handles == {} and models().loaded == {}
     assert acl.init() == 0 and acl.rt.set_device(0) == 0
     assert device_free(acl) == 0
     data = bytes(16)
     assert acl.rt.memcpy(dev, 16, acl.util.bytes_to_ptr(data), 16, H2D) == 0  # a use after free: warned
     assert "already freed by implicit: acl.finalize" in acl.get_recent_err_msg()
-    assert acl.state().memory.device_used == 0  # the dead block is charged to nobody
+    assert sim.state().memory.device_used == 0  # the dead block is charged to nobody
     assert acl.mdl.unload(model_id) == 145003
     assert acl.rt.set_context(context) == 107000
     assert acl.rt.destroy_stream(stream) == 107000
@@ -145,9 +146,9 @@ def test_finalize_after_create_context_without_set_device(acl, tiny_models):
 def test_ptr_to_numpy_impossible_shapes_raise_what_the_binding_raises(ready, shape, error, text):
     host, _ = ready.rt.malloc_host(16)
     with pytest.raises(error, match=text):
-        ready.util.ptr_to_numpy(host, shape, ready.NPY_UBYTE)
+        ready.util.ptr_to_numpy(host, shape, C.NPY_UBYTE)
     with pytest.raises(SimulatorFault):  # a valid shape larger than the memory: the host would crash
-        ready.util.ptr_to_numpy(host, (2 ** 40,), ready.NPY_UBYTE)
+        ready.util.ptr_to_numpy(host, (2 ** 40,), C.NPY_UBYTE)
 
 
 # -- C5: bytes_to_ptr from many threads ----------------------------------------------------------------------
@@ -215,7 +216,7 @@ def test_tampered_headers_fail_to_load_and_leave_nothing(ready, tiny_models, edi
         model_id, ret = load_bytes(ready, data)
         assert (model_id, ret) == (0, 100012), edit
     assert device_free(ready) == 0
-    assert not [e for e in ready.ledger() if e.kind == "model"]
+    assert not [e for e in sim.ledger() if e.kind == "model"]
 
 
 def test_legacy_om_with_consistent_but_wrong_gear_dims_is_caught_against_the_graph(ready, tiny_models):
@@ -243,7 +244,7 @@ def test_every_single_bit_flip_in_the_header_is_caught(ready, tiny_models):
         flipped = bytearray(data)
         flipped[bit // 8] ^= 1 << (bit % 8)
         assert load_bytes(ready, bytes(flipped))[1] in (100012, 100013, 100015)
-    assert device_free(ready) == 0 and not [e for e in ready.ledger() if e.kind == "model"]
+    assert device_free(ready) == 0 and not [e for e in sim.ledger() if e.kind == "model"]
 
 
 def test_current_files_carry_a_header_checksum_and_old_ones_still_load(ready, tiny_models):
@@ -270,7 +271,7 @@ def test_memcpy_into_a_shared_one_byte_bytes_object_is_refused(ready):
         assert ready.rt.memset_async(ptr, 1, 0, 1, stream) == 107000
     assert ready.rt.synchronize_stream(stream) == 0
     assert b"a" != b"Z" and bytes([97]) == b"a"
-    view = ready.util.ptr_to_numpy(ready.util.bytes_to_ptr(b"a"), (1,), ready.NPY_UBYTE)
+    view = ready.util.ptr_to_numpy(ready.util.bytes_to_ptr(b"a"), (1,), C.NPY_UBYTE)
     assert not view.flags.writeable
 
 
@@ -282,7 +283,7 @@ def test_acllite_style_copy_into_a_bytes_object_works_with_a_warning(ready):
     assert ready.rt.memcpy(ready.util.bytes_to_ptr(output), 16, dev, 16, D2H) == 0
     assert np.frombuffer(output, np.uint8).tolist() == [7] * 16
     assert "bytes are immutable" in ready.get_recent_err_msg()
-    ready.configure(strict=True)
+    sim.configure(strict=True)
     again = np.zeros(16, np.uint8).tobytes()
     assert ready.rt.memcpy(ready.util.bytes_to_ptr(again), 16, dev, 16, D2H) == 107000
     assert again == bytes(16)
@@ -575,9 +576,11 @@ def check_ledger(finalized=False):
             assert entry.handle in state.handles, entry.line()
     for model_id in models().loaded:
         assert state.ledger.get(("model", model_id)) is not None
-    if finalized:  # acl.finalize() returned 0: nothing may be left
-        assert sim_inspect.live() == [] and memory.device_used == 0 and not models().loaded
-        assert state.handles == {} and not memory.allocs
+    if finalized:  # acl.finalize() returned 0: nothing is left but datasets and data buffers (host structs)
+        host_structs = ("dataset", "data buffer")
+        assert [e for e in sim_inspect.live() if e.kind not in host_structs] == []
+        assert memory.device_used == 0 and not models().loaded and not memory.allocs
+        assert all(type(obj).__name__ in ("Dataset", "DataBuffer") for obj in state.handles.values())
 
 
 def run_program(seed, paths, strict, length):
@@ -628,3 +631,225 @@ def test_random_programs_never_break_the_simulator(tiny_models, seed, strict, le
         run_program(seed, tiny_models, strict, length)
     finally:
         faulthandler.cancel_dump_traceback_later()
+
+
+# -- the media and dynamic-AIPP surfaces (issue 19): JPEGD, JPEGE, VPC and hand-written AIPP blocks ------------
+# Any input, then the same stream still works; nothing but a code comes back; no hang. Peak memory is checked
+# over a whole campaign in a subprocess (test_media_campaign_peak_rss_is_bounded). ACL_TEACH_FUZZ_EXAMPLES sets
+# the example count (a bigger campaign: e.g. 3000); the default keeps `make test` fast.
+FUZZ_EXAMPLES = int(os.environ.get("ACL_TEACH_FUZZ_EXAMPLES", "25"))
+EDGES = [0, 1, 2, 6, 10, 15, 16, 31, 32, 33, 48, 63, 64, 96, 127, 128, 4096, 8192, 8193, 65535, 2 ** 31 - 1,
+         2 ** 32 - 1]
+FIELD = st.one_of(st.sampled_from(EDGES), st.integers(0, 300), st.integers(0, 2 ** 32 - 1))
+BUF = 64 << 10  # every DVPP buffer the campaign hands out: inputs stay far under 1 MB
+
+
+def _good_jpeg():
+    import io as _io
+
+    from PIL import Image
+    im = Image.new("RGB", (64, 48))
+    im.putdata([((x * 4) % 256, (y * 5) % 256, (x + y) % 256) for y in range(48) for x in range(64)])
+    buf = _io.BytesIO()
+    im.save(buf, "JPEG", quality=90)
+    return buf.getvalue()
+
+
+GOOD_JPEG = _good_jpeg()
+
+
+class MediaWorld:
+    """One simulated process with a stream, a channel, DVPP buffers and the dynamic-AIPP model, reused by examples."""
+
+    def __init__(self, aipp_om):
+        sim_inspect.reset(Config(wait_timeout_s=0.5, explain=False))
+        assert sim.init() == 0 and sim.rt.set_device(0) == 0
+        m = sim.media
+        self.stream, _ = sim.rt.create_stream()
+        self.ch = m.dvpp_create_channel_desc()
+        assert m.dvpp_create_channel(self.ch) == 0
+        self.bufs = [m.dvpp_malloc(BUF)[0] for _ in range(3)]
+        self.descs = [m.dvpp_create_pic_desc() for _ in range(2)]
+        self.cfg, self.resize = m.dvpp_create_jpege_config(), m.dvpp_create_resize_config()
+        self.model_id, ret = sim.mdl.load_from_file(str(aipp_om))
+        assert ret == 0
+        desc = sim.mdl.create_desc()
+        assert sim.mdl.get_desc(desc, self.model_id) == 0
+        self.ins, self.outs, self.io = sim.mdl.create_dataset(), sim.mdl.create_dataset(), []
+        for ds, sizes in ((self.ins, [sim.mdl.get_input_size_by_index(desc, i) for i in range(2)]),
+                          (self.outs, [sim.mdl.get_output_size_by_index(desc, 0)])):
+            for size in sizes:
+                ptr, _ = sim.rt.malloc(size, 0)
+                self.io.append((ptr, size))
+                sim.mdl.add_dataset_buffer(ds, sim.create_data_buffer(ptr, size))
+        sim.mdl.destroy_desc(desc)
+
+    def to_dvpp(self, raw, index=0):
+        raw = raw[:BUF]
+        assert sim.rt.memcpy(self.bufs[index], BUF, sim.util.bytes_to_ptr(raw), len(raw), 1) == 0 if raw else True
+        return len(raw)
+
+    def fill(self, desc, values, data_index):
+        m = sim.media
+        assert m.dvpp_set_pic_desc_data(desc, self.bufs[data_index]) == 0
+        assert m.dvpp_set_pic_desc_format(desc, values[0] % 24 if values[0] > 2 ** 31 - 1 else values[0]) == 0
+        for name, value in zip(("size", "width", "height", "width_stride", "height_stride"), values[1:]):
+            assert getattr(m, f"dvpp_set_pic_desc_{name}")(desc, value) == 0
+
+    def stream_still_works(self, full):
+        """A memset on the stream syncs to 0; with ``full`` a good JPEG decodes to 0 on the same channel."""
+        assert sim.rt.memset_async(self.bufs[2], BUF, 7, 64, self.stream) == 0
+        assert sim.rt.synchronize_stream(self.stream) == 0
+        if full:
+            n = self.to_dvpp(GOOD_JPEG)
+            out = self.descs[1]
+            self.fill(out, [1, BUF, 64, 48, 128, 48], 1)
+            assert sim.media.dvpp_jpeg_decode_async(self.ch, self.bufs[0], n, out, self.stream) == 0
+            assert sim.rt.synchronize_stream(self.stream) == 0, sim.get_recent_err_msg()
+
+    def close(self):
+        sim_inspect.reset()
+        gc.collect()
+
+
+def _mutate(raw, edits, cut):
+    data = bytearray(raw)
+    for pos, value in edits:
+        data[pos % len(data)] = value
+    return bytes(data[:cut]) if cut else bytes(data)
+
+
+def media_example(w, kind, edits, cut, fields, block):
+    """One input on one surface; every call must return (a code, a tuple), never raise."""
+    m = sim.media
+    if kind == "jpegd":
+        raw = _mutate(GOOD_JPEG, edits, cut)
+        host = sim.util.bytes_to_ptr(raw)
+        assert isinstance(m.dvpp_jpeg_get_image_info(host, len(raw))[-1], int)
+        assert isinstance(m.dvpp_jpeg_get_image_info_v2(host, len(raw))[-1], int)
+        assert isinstance(m.dvpp_jpeg_predict_dec_size(host, len(raw), fields[0] % 4 if fields[0] > 3 else 1)[-1],
+                          int)
+        n = w.to_dvpp(raw)
+        w.fill(w.descs[1], [1] + fields[1:6], 1)
+        queued = m.dvpp_jpeg_decode_async(w.ch, w.bufs[0], max(n, 1), w.descs[1], w.stream)
+    elif kind == "jpege":
+        w.fill(w.descs[0], fields[:6], 0)
+        size = (min(fields[6], BUF) or BUF).to_bytes(4, "little")
+        sim.media.dvpp_set_jpege_config_level(w.cfg, fields[7] % 101)
+        assert isinstance(m.dvpp_jpeg_predict_enc_size(w.descs[0], w.cfg)[-1], int)
+        queued = m.dvpp_jpeg_encode_async(w.ch, w.descs[0], w.bufs[1], sim.util.bytes_to_ptr(size), w.cfg, w.stream)
+    elif kind == "vpc":
+        w.fill(w.descs[0], fields[:6], 0)
+        w.fill(w.descs[1], fields[6:12], 1)
+        roi = m.dvpp_create_roi_config(*fields[12:16])
+        paste = m.dvpp_create_roi_config(*fields[16:20])
+        op = fields[20] % 3
+        if op == 0:
+            queued = m.dvpp_vpc_resize_async(w.ch, w.descs[0], w.descs[1], w.resize, w.stream)
+        elif op == 1:
+            queued = m.dvpp_vpc_crop_async(w.ch, w.descs[0], w.descs[1], roi, w.stream)
+        else:
+            queued = m.dvpp_vpc_crop_and_paste_async(w.ch, w.descs[0], w.descs[1], roi, paste, w.stream)
+        assert isinstance(queued, int)
+        sim.rt.synchronize_stream(w.stream)
+        m.dvpp_destroy_roi_config(roi), m.dvpp_destroy_roi_config(paste)
+        queued = 0
+    else:  # a hand-written ascend_dynamic_aipp_data block and any image bytes, then execute
+        ptr, size = w.io[1]
+        head = block[:size]
+        if head:
+            assert sim.rt.memcpy(ptr, size, sim.util.bytes_to_ptr(head), len(head), 1) == 0
+        img, img_size = w.io[0]
+        assert sim.rt.memset(img, img_size, fields[0] & 0xFF, img_size) == 0
+        assert isinstance(sim.mdl.execute(w.model_id, w.ins, w.outs), int)
+        queued = 0
+    assert isinstance(queued, int)
+    assert isinstance(sim.rt.synchronize_stream(w.stream), int)
+
+
+@pytest.fixture(scope="module")
+def aipp_om(tmp_path_factory):
+    from test_aipp_dynamic import convert
+    return convert(tmp_path_factory.mktemp("aipp"))
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@settings(max_examples=FUZZ_EXAMPLES, deadline=None, derandomize=True, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
+                                 HealthCheck.data_too_large])
+@given(kind=st.sampled_from(["jpegd", "jpege", "vpc", "aipp"]),
+       edits=st.lists(st.tuples(st.integers(0, 4000), st.integers(0, 255)), max_size=12),
+       cut=st.integers(0, 1500), fields=st.lists(FIELD, min_size=21, max_size=21),
+       block=st.one_of(st.binary(min_size=0, max_size=200), st.just(b"\xff" * 160), st.just(b"\x01" * 160)))
+def test_media_inputs_never_break_the_stream(aipp_om, kind, edits, cut, fields, block):
+    import resource
+    peak_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    world = MediaWorld(aipp_om)
+    faulthandler.dump_traceback_later(120, exit=True)  # a hang fails loudly
+    context, _ = sim.rt.get_context()
+    box = {}
+
+    def body():
+        try:
+            sim.rt.set_context(context)
+            media_example(world, kind, edits, cut, fields, block)
+        except BaseException as exc:  # noqa: BLE001 - re-raised in the test's thread
+            box["error"] = exc
+    try:
+        worker = threading.Thread(target=body, daemon=True)
+        worker.start()
+        worker.join(30)
+        assert not worker.is_alive(), f"{kind} hung"
+        if "error" in box:
+            raise box["error"]
+        world.stream_still_works(full=True)
+        grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak_before) * 1024
+        assert grown < 1 << 30, f"{kind}: the peak RSS grew by {grown >> 20} MiB"
+        _count(kind)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+        world.close()
+
+
+def _count(kind):
+    """With ACL_TEACH_FUZZ_STATS=path: examples per surface and acl calls made so far (for README's figures)."""
+    path = os.environ.get("ACL_TEACH_FUZZ_STATS")
+    if not path:
+        return
+    STATS[kind] = STATS.get(kind, 0) + 1
+    with open(path, "w") as fh:
+        json.dump(dict(STATS, calls=CALLS[0]), fh)
+
+
+STATS, CALLS = {}, [0]
+if os.environ.get("ACL_TEACH_FUZZ_STATS"):  # count every binding call (each goes through _args.parse)
+    from acl_teach.sim import _args
+
+    def _counted(parse=_args.parse):
+        def counting(*args, **kwargs):
+            CALLS[0] += 1
+            return parse(*args, **kwargs)
+        return counting
+    _args.parse = _counted()
+
+
+def test_media_campaign_peak_rss_is_bounded(tmp_path):
+    """The property test above in a child process: peak RSS (wait4's ru_maxrss) < 1 GB for inputs < 1 MB."""
+    import subprocess
+    import sys
+    env = dict(os.environ, ACL_TEACH_FUZZ_EXAMPLES=os.environ.get("ACL_TEACH_FUZZ_RSS_EXAMPLES", "6"))
+    argv = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-o", "addopts=",
+            os.path.abspath(__file__), "-k", "test_media_inputs_never_break_the_stream"]
+    child = subprocess.Popen(argv, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))), env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    timer = threading.Timer(600 + 3 * int(env["ACL_TEACH_FUZZ_EXAMPLES"]), child.kill)
+    timer.start()
+    try:
+        output = child.stdout.read().decode(errors="replace")
+        _, status, usage = os.wait4(child.pid, 0)
+    finally:
+        timer.cancel()
+    child.returncode = os.waitstatus_to_exitcode(status)
+    assert child.returncode == 0, output[-3000:]
+    assert usage.ru_maxrss * 1024 < 1 << 30, f"peak RSS {usage.ru_maxrss} KiB"
+    print(f"media campaign: {env['ACL_TEACH_FUZZ_EXAMPLES']} examples, peak RSS {usage.ru_maxrss >> 10} MiB")

@@ -54,8 +54,8 @@ def configure(c, root: str) -> None:
     c.Spawner.cmd = [os.path.join(os.path.dirname(sys.executable), "jupyterhub-singleuser")]
     c.Spawner.default_url = "/lab"
     c.Spawner.notebook_dir = "~"
-    c.Spawner.start_timeout = 120
-    c.Spawner.http_timeout = 90
+    c.Spawner.start_timeout = 300  # a loaded server (a class logging in at once) starts slowly
+    c.Spawner.http_timeout = 180
     c.JupyterHub.services = [{"name": "idle-culler", "command": [
         sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={room.idle_timeout}", "--cull-every=300"]}]
     c.JupyterHub.load_roles = [{"name": "idle-culler", "scopes": CULLER_SCOPES, "services": ["idle-culler"]}]

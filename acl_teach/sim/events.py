@@ -418,8 +418,10 @@ def set_exception_info_callback(api, fn=None):
     that runs the stream when the failed task is found (synchronize_stream …), before that call returns.
     """
     if fn is not None and not callable(fn):
-        raise TypeError("acl.rt.set_exception_info_callback args parse failed\n[acl-teach] pass a function "
-                        "taking one argument (the exception info), or None to remove it.")
+        error = TypeError("acl.rt.set_exception_info_callback args parse failed")  # rt_synchronize.cpp's text
+        if hasattr(error, "add_note"):
+            error.add_note("[acl-teach] pass a function taking one argument (the exception info), or None.")
+        raise error
     registry().callback = fn
     return 0
 

@@ -89,5 +89,5 @@ def reset(config: Optional[Config] = None, explain: Optional[bool] = None) -> No
 def install() -> None:
     """Register the simulator as ``acl`` for code that runs ``import acl`` (a notebook's own cells)."""
     from .. import sim
-    if sys.modules.get("acl") is not sim:
+    if not sim.surface.installed():
         sim.install(force=True)

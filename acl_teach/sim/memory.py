@@ -2,9 +2,14 @@
 
 Device memory is a separate address space (addresses from 0x1000_0000_0000_0000, which no
 process address can ever be), so a device pointer cannot be read by accident. Host memory is
-real process memory: ``malloc_host`` buffers, and the insides of ``bytes``/``ndarray`` objects
-handed out by ``acl.util.bytes_to_ptr`` / ``numpy_to_ptr``. Every copy checks both byte ranges
-against live allocations; nothing is read or written that the simulator cannot vouch for.
+real process memory: ``malloc_host`` buffers, the insides of ``bytes``/``ndarray`` objects
+handed out by ``acl.util.bytes_to_ptr`` / ``numpy_to_ptr``, and any other address of this process
+(``ndarray.ctypes.data``, a ctypes buffer, an mmap): pyACL passes the integer straight to the
+runtime, so the simulator accepts a raw host pointer once the process's memory map (``procmem``)
+shows the whole range readable (a source) or writable (a destination) — a bad one is 107000, never
+a segfault. ``acl.rt.malloc`` allocations carry aclrtMalloc's hidden padding (``PAD_FILL``).
+A ``bytes_to_ptr``/``numpy_to_ptr`` pointer whose object died reads what the object held (the
+simulator keeps the newest dead objects, ``DEAD_KEEP``), with a warning once per object.
 
 Faithful, not strict: what real pyACL accepts goes through, and where the hardware would then
 silently misbehave the simulator makes the consequence visible and warns (``state.warn``):

@@ -16,7 +16,8 @@ simulator infer the shapes, 100028 (ACL_ERROR_BIN_SELECTOR_NOT_REGISTERED) for u
 """
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence
+import functools
+from typing import Any, Dict, List, Optional, Sequence
 
 from ..spec import opmodel
 from ._args import binding
@@ -59,12 +60,20 @@ def _candidate(op_type: str, ins: List[TensorDesc], attrs: Dict) -> Optional[opm
     return found
 
 
+@functools.lru_cache(maxsize=None)
+def _onnx() -> Any:
+    """onnx with shape_inference, imported on first use and kept: no import runs at a later call (none can at shutdown)."""
+    import onnx
+    import onnx.shape_inference  # noqa: F401
+    return onnx
+
+
 def _inferred(model: opmodel.OpModel, ins: Sequence[TensorDesc]) -> Optional[List[List[int]]]:
     """Output dims of ``model``'s graph fed inputs of ``ins``' dims (ONNX shape inference), or None."""
     if all(list(s.dims) == list(d.dims) for s, d in zip(model.inputs, ins)):
         return [list(o.dims) for o in model.outputs]
-    import onnx  # only when shapes differ from the compiled ones
-    from onnx import shape_inference
+    onnx = _onnx()  # only when shapes differ from the compiled ones
+    shape_inference = onnx.shape_inference
     graph = onnx.load_from_string(model.onnx_bytes)
     feeds = [ins[i] for i in model.graph_inputs]
     for info, desc in zip(graph.graph.input, feeds):

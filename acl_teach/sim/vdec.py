@@ -45,8 +45,9 @@ from .dvpp_pixels import write
 from .dvpp_stream import stream_desc
 from .runtime import current_context
 from .state import fail, require_init, state, warn
+from .streams import thread_alive
 from .vdec_desc import VdecChannelDesc, VdecFrameConfig, callbacks, vdec_desc
-from .video_lane import Lane
+from .video_lane import Lane, av
 
 FRAME_S = 0.001  # simulated device time per frame (a simulator choice: a board's VDEC is of this order)
 REORDER_LIMIT = 16  # a chunk still without a picture after this many later ones decoded has failed (UNCONFIRMED)
@@ -76,8 +77,7 @@ class Decoder:
         self.ctx = self._open()
 
     def _open(self):
-        import av  # PyAV bundles FFmpeg: imported only when a channel exists
-        ctx = av.CodecContext.create(self.codec, "r")
+        ctx = av().CodecContext.create(self.codec, "r")  # PyAV, imported when the first channel opens
         ctx.thread_count = 1  # deterministic, and frugal: one frame in, one frame out
         return ctx
 
@@ -257,7 +257,6 @@ def vdec_create_channel(api, channel_desc):
     if busy:
         return fail(100000, api, f"VDEC channel id {desc.channel_id} is already in use by another channel; give each "
                     f"channel its own id (UNCONFIRMED code).")
-    from .streams import thread_alive
     if not thread_alive(desc.thread_id):
         ret = warn(100000, api, f"thread id {desc.thread_id} is not a running thread: nothing will call "
                    f"process_report for this channel, so its callbacks never run.")

@@ -37,9 +37,11 @@ from .dvpp_picdesc import pic
 from .dvpp_pixels import read
 from .dvpp_stream import StreamDesc
 from .memory import space
-from .runtime import current_context
+from .runtime import Context, current_context
 from .state import create_handle, destroy_handle, fail, require_init, state, warn
+from .streams import thread_alive
 from .venc_desc import VencChannelDesc, callbacks, frame_config, venc_desc
+from . import video_lane
 from .video_lane import Lane
 
 _ids = itertools.count(0)
@@ -47,7 +49,7 @@ _ids = itertools.count(0)
 
 def _encoder(desc: VencChannelDesc):
     """A PyAV encoder for the channel desc's settings."""
-    import av  # PyAV bundles FFmpeg with x264 and x265: imported only when a channel exists
+    av = video_lane.av()  # PyAV bundles FFmpeg with x264 and x265: imported when the first channel opens
     rate = desc.src_rate or V.VENC_SRC_RATE_DEFAULT
     gop = max(desc.key_frame_interval, 1)
     if desc.en_type == V.H265_MAIN_LEVEL:
@@ -144,7 +146,7 @@ class Channel:
 
     def encode(self, api: str, input_: int, planes, force_i: bool, user_data: Any, fn: Any) -> None:
         """Encode one picture and run the callback for each packet x264/x265 gives back."""
-        import av
+        av = video_lane.av()
         y, u, v = planes
         h, w = y.shape
         nv12 = np.empty((h * 3 // 2, w), np.uint8)
@@ -203,8 +205,6 @@ def venc_create_channel(api, channel_desc):
     if desc.thread_id == 0:
         return fail(100000, api, "no callback thread: call acl.media.venc_set_channel_desc_thread_id(desc, tid) with "
                     "the id from acl.util.start_thread of a thread looping on acl.rt.process_report.")
-    from .runtime import Context
-    from .streams import thread_alive
     if not thread_alive(desc.thread_id):
         ret = warn(100000, api, f"thread id {desc.thread_id} is not a running thread: nothing will call "
                    f"process_report for this channel, so its callbacks never run.")

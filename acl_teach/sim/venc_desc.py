@@ -72,8 +72,7 @@ def venc_destroy_channel_desc(api, channel_desc):
     """Free a channel desc (NULL -> 0); a channel still open on it is closed first (UNCONFIRMED)."""
     desc = venc_desc(channel_desc)
     if desc is not None and desc.channel is not None:
-        from .venc import close_channel  # the channel module builds on this one
-        close_channel(api, channel_desc, desc)
+        _venc.close_channel(api, channel_desc, desc)
     return destroy(api, channel_desc, VencChannelDesc, "VENC channel desc (acl.media.venc_create_channel_desc)")
 
 
@@ -259,3 +258,6 @@ for _name in ("force_i_frame", "eos"):
     globals()[f"venc_get_frame_config_{_name}"] = _config_getter(_name)
 
 __all__ = [n for n, f in dict(globals()).items() if n.startswith("venc_") and hasattr(f, "__acl_api__")]
+
+
+from . import venc as _venc  # noqa: E402  (the channel module builds on this one: imported last, never at a call)

@@ -10,14 +10,23 @@ exited, the wait stops and says so (UNCONFIRMED: a board would wait).
 """
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import time
 import traceback
-from typing import Callable, List
+from typing import Any, Callable, List
 
 from .streams import CallbackTask, Stream, reports, thread_alive
 from .state import state
+
+
+@functools.lru_cache(maxsize=None)
+def av() -> Any:
+    """PyAV (it bundles FFmpeg), imported when the first channel opens and kept: no import runs again, so a channel
+    closed from a ``__del__`` at interpreter shutdown (when the import system is gone) still works."""
+    import av as module
+    return module
 
 
 class Lane:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Iterator, List, Tuple
 
 import numpy as np
 
@@ -55,22 +55,38 @@ def _value(key: str, raw: str) -> Any:
     return raw
 
 
-def _tokens(text: str) -> List[str]:
-    """The cfg's words and ``{ } :`` in order (comments dropped), in one linear scan."""
-    out, pos = [], 0
+def _tokens(text: str) -> Iterator[str]:
+    """The cfg's words and ``{ } :`` in order (comments dropped), scanned lazily in one linear pass."""
+    pos = 0
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         pos = m.end()
         if m.lastgroup in ("word", "punct"):
-            out.append(m.group())
+            yield m.group()
         elif m.lastgroup == "bad":
             raise AippError(f"E10001: the insert_op_conf file has an unexpected character {m.group()!r}.")
-    return out
+
+
+class _Reader:
+    """Tokens with a look-ahead, read only as far as the parse gets (an error stops the scan there)."""
+
+    def __init__(self, text: str) -> None:
+        self.source, self.ahead = _tokens(text), []
+
+    def peek(self, n: int = 0) -> str:
+        while len(self.ahead) <= n:
+            self.ahead.append(next(self.source, ""))
+        return self.ahead[n]
+
+    def take(self, n: int = 1) -> List[str]:
+        got = [self.peek(i) for i in range(n)]
+        del self.ahead[:n]
+        return got
 
 
 def _expected(what: str, found: str) -> AippError:
     return AippError(f"E10001: the insert_op_conf file is not an AIPP config: expected {what}, found "
-                     f"{found[:40]!r}. Each line of an aipp_op block is 'key : value'.")
+                     f"{found[:40] or 'the end of the file'!r}. Each line of an aipp_op block is 'key : value'.")
 
 
 def parse(text: str) -> List[Dict[str, Any]]:
@@ -79,28 +95,27 @@ def parse(text: str) -> List[Dict[str, Any]]:
     Read as protobuf's text format: ``aipp_op { key : value ... }`` blocks and nothing else, so a
     ``key = value`` line or a stray word is refused instead of silently dropped.
     """
-    tokens, i, out = _tokens(text), 0, []
-    while i < len(tokens):
-        if tokens[i] != "aipp_op":
-            raise _expected("aipp_op {", tokens[i])
-        i += 1 + (i + 1 < len(tokens) and tokens[i + 1] == ":")
-        if i >= len(tokens) or tokens[i] != "{":
-            raise _expected("{ after aipp_op", tokens[i] if i < len(tokens) else "the end of the file")
-        i += 1
+    r, out = _Reader(text), []
+    while r.peek():
+        word = r.take()[0]
+        if word != "aipp_op":
+            raise _expected("aipp_op {", word)
+        if r.peek() == ":":
+            r.take()
+        if r.take()[0] != "{":
+            raise _expected("{ after aipp_op", r.peek())
         cfg: Dict[str, Any] = {}
-        while i < len(tokens) and tokens[i] != "}":
-            key = tokens[i]
-            if key in "{:" or i + 2 >= len(tokens) or tokens[i + 1] != ":" or tokens[i + 2] in "{}:":
-                raise _expected("key : value", " ".join(tokens[i:i + 3]))
+        while r.peek() not in ("}", ""):
+            key, colon, raw = r.take(3)
+            if key in "{:" or colon != ":" or raw in ("{", "}", ":", ""):
+                raise _expected("key : value", " ".join((key, colon, raw)).strip())
             if key not in A.KEYS:
                 raise AippError(f"E10001: unknown AIPP parameter [{key[:40]}].")
             if key in cfg:
                 raise AippError(f"E10001: AIPP parameter [{key}] is given more than once.")
-            cfg[key] = _value(key, tokens[i + 2])
-            i += 3
-        if i >= len(tokens):
-            raise _expected("} closing the aipp_op block", "the end of the file")
-        i += 1
+            cfg[key] = _value(key, raw)
+        if r.take()[0] != "}":
+            raise _expected("} closing the aipp_op block", "")
         out.append(cfg)
     if not out:
         raise AippError("E10001: the insert_op_conf file has no aipp_op { ... } block.")

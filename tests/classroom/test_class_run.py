@@ -78,6 +78,8 @@ def _cleanup():
     for name in LEARNERS + [INSTRUCTOR]:
         subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True)
         subprocess.run(["userdel", "--remove", name], capture_output=True)
+        from acl_teach.classroom import limits
+        limits.remove(name)
     shutil.rmtree(ROOT, ignore_errors=True)
     for path in [MARKER]:
         if os.path.exists(path):
@@ -136,7 +138,7 @@ class Hub:
     def spawn(self, user, token):
         status, body = self.api(f"/hub/api/users/{user}/server", token, "POST", {})
         assert status in (201, 202) or (status == 400 and "already running" in body), (status, body)
-        deadline = time.time() + 120
+        deadline = time.time() + 330  # the hub's own start_timeout is 300 s: a loaded machine starts slowly
         while time.time() < deadline:
             status, body = self.api(f"/hub/api/users/{user}", token)
             info = json.loads(body)
