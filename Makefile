@@ -20,8 +20,11 @@ $(VENV)/.installed-test: pyproject.toml setup.py | $(PY)
 demo: $(VENV)/.installed
 	$(VENV)/bin/acl-teach demo
 
+# The suite on every core (pytest-xdist): tests sharing a slow end-to-end run or a notebook kernel stay on one
+# worker (tests/conftest.py). PYTEST_ARGS="-n 0" runs it in one process; TESTS="tests/test_x.py" a part.
+PYTEST_ARGS ?= -n auto --dist loadgroup
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(PYTEST_ARGS) $(TESTS)
 
 # The learner's one command: JupyterLab + ipywidgets into .venv (the `lab` extra), then `acl-teach lab`.
 #   make lab [EDITION=zh] [ARGS="--port 8889 --no-browser"]
@@ -41,17 +44,19 @@ test-ui: $(VENV)/.installed-test
 
 # A real class on this machine (root only; creates and removes Unix accounts aclci-*): a hub, an instructor and
 # three learners, release → submit → collect → autograde → feedback, and every abuse attempt asserted to fail.
-# The class gets its own venv from Debian's Python in $(CLASS_VENV): every learner account must be able to run it.
+# The class gets its own venv from Debian's Python in $(CLASS_VENV) (every learner account must be able to run it),
+# made by deploy/singleuser/install.sh, the same steps the single-user image runs.
 CLASS_VENV ?= /opt/acl-teach-class
 test-class:
 	command -v configurable-http-proxy >/dev/null || npm install -g --silent configurable-http-proxy
-	test -x $(CLASS_VENV)/bin/python || /usr/bin/python3 -m venv $(CLASS_VENV)
-	$(CLASS_VENV)/bin/python -m pip install -q --upgrade ".[classroom,test]"
+	sh deploy/singleuser/install.sh . $(CLASS_VENV)   # the single-user image's own install steps
+	$(CLASS_VENV)/bin/python -m pip install -q "pytest>=7.0"
 	cd / && ACL_TEACH_CLASS_RUN=1 $(CLASS_VENV)/bin/python -m pytest -q -p no:cacheprovider -o addopts="" \
 		$(CURDIR)/tests/classroom
 
+# Every benchmark's ratios, printed (a report, not a gate); QUICK=1 leaves out the notebook series (CI).
 bench: $(VENV)/.installed
-	$(PY) benchmarks/run.py
+	QUICK=$(QUICK) $(PY) benchmarks/run.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info

@@ -19,7 +19,7 @@ def _real_acl() -> Optional[ModuleType]:
     """CANN's pyACL if importable (never our simulator, never PyPI's unrelated 'acl')."""
     from . import sim
     present = sys.modules.get("acl")
-    if present is sim:
+    if present is sim or sim.surface.is_surface(present):
         return None
     try:
         module = present or importlib.import_module("acl")
@@ -39,7 +39,7 @@ def use(name: str = "auto") -> str:
         raise RuntimeError("backend 'npu' needs real pyACL (import acl from the CANN toolkit), which is not "
                            "importable here; source CANN's set_env.sh, or use the simulator: use('sim').")
     from . import sim
-    _active, _name = (real, "npu") if real is not None else (sim, "sim")
+    _active, _name = (real, "npu") if real is not None else (sim.acl(), "sim")
     return _name
 
 

@@ -23,7 +23,8 @@ import os
 c = get_config()  # noqa: F821 (nbgrader provides it)
 c.CourseDirectory.course_id = {course_id!r}
 c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
-# the assignments, one per notebook with graded exercises (nbgrader db assignment list shows them too)
+# the assignments, one per notebook with graded exercises (nbgrader db assignment list shows each one only
+# after `nbgrader generate_assignment` has run for it)
 ASSIGNMENTS = {assignments!r}
 # a cell that runs longer than this fails instead of hanging autograde (nbgrader's Execute preprocessor)
 c.Execute.timeout = {timeout}

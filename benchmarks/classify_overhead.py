@@ -1,7 +1,9 @@
 """`acl-teach classify` (full pyACL flow on the simulator) vs bare ONNX Runtime + Pillow, 1 and 32 images.
 
-Aim: ratio <= 1.2 for 32 images; `import acl_teach` cold start under 0.5 s. Each side loads its
-model once per run, like a user's script would; the OM is built beforehand (cached).
+Aim: ratio <= 1.15 for 32 images and <= 1.5 for 1 image (wall, both sides in the same run); `import acl_teach`
+cold start under 0.5 s. Each side loads its model once per run, like a user's script would; the OM is built
+beforehand (cached). The runs alternate (ours, bare, ours, bare ...) and each side keeps its best, so a busy
+machine slows both alike; CPU seconds (this process, ONNX Runtime's threads included) are printed beside.
 """
 from __future__ import annotations
 
@@ -57,10 +59,11 @@ def ours(paths: list, om: str) -> None:
     assert classify.run(paths, om, "sim", as_json=True, out=io.StringIO(), err=io.StringIO()) == 0
 
 
-def timed(fn, *args) -> float:
-    t0 = time.perf_counter()
+def timed(fn, *args) -> tuple:
+    """(wall seconds, CPU seconds of this process)."""
+    w, c = time.perf_counter(), time.process_time()
     fn(*args)
-    return time.perf_counter() - t0
+    return time.perf_counter() - w, time.process_time() - c
 
 
 def import_time() -> float:
@@ -70,20 +73,25 @@ def import_time() -> float:
     return min(runs)
 
 
-def main() -> None:
+AIMS = {1: 1.5, 32: 1.15}
+
+
+def main(argv=()) -> None:
+    repeats = int(argv[1]) if len(argv) > 1 else 3
     om = assets.default_om()
-    print("acl-teach classify vs bare ONNX Runtime + Pillow (aim: <= 1.2 for 32 images)")
+    print(f"acl-teach classify vs bare ONNX Runtime + Pillow (aim: <= {AIMS[32]} for 32 images, <= {AIMS[1]} for 1)")
     with tempfile.TemporaryDirectory() as folder:
         paths = make_images(folder, 32)
+        ours(paths[:1], om)  # warm: imports, the OM cache, the file cache
         for n in (1, 32):
-            ours_t = min(timed(ours, paths[:n], om) for _ in range(2))
-            bare_t = min(timed(bare, paths[:n]) for _ in range(2))
-            ratio = ours_t / bare_t
-            print(f"  {n:>2} image(s): acl-teach {ours_t:6.2f} s, bare {bare_t:6.2f} s, ratio {ratio:4.2f}"
-                  f"{'' if n == 1 else (' ok' if ratio <= 1.2 else ' ABOVE AIM')}")
+            runs = [(timed(ours, paths[:n], om), timed(bare, paths[:n])) for _ in range(repeats)]
+            (ow, oc), (bw, bc) = min(r[0] for r in runs), min(r[1] for r in runs)
+            ratio = ow / bw
+            print(f"  {n:>2} image(s): acl-teach {ow:6.2f} s ({oc:5.2f} s CPU), bare {bw:6.2f} s ({bc:5.2f} s CPU), "
+                  f"ratio {ratio:4.2f} wall, {oc / bc:4.2f} CPU {'ok' if ratio <= AIMS[n] else 'ABOVE AIM'}")
     t = import_time()
     print(f"  import acl_teach (cold, best of 3): {t:.3f} s {'ok' if t < 0.5 else 'ABOVE AIM'}")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv)

@@ -1,4 +1,17 @@
-"""Shared fixtures: a fresh simulated process per test."""
+"""Shared fixtures: a fresh simulated process per test; how `make test` spreads the suite over xdist workers.
+
+`make test` runs ``pytest -n auto --dist loadgroup`` (scheduler: tests/xdist_groups.py): every test goes to
+whichever worker is free, except the tests of one ``xdist_group``, which run on one worker in file order. So:
+
+- a slow end-to-end run shared by several tests (a session fixture: the graded nbgrader course, the
+  installed wheel …) is built once: mark its tests ``pytest.mark.xdist_group("e2e-NAME")``; ``e2e-`` groups
+  are scheduled first, the longest runs start at once;
+- every cell of one notebook run by nbval shares that notebook's kernel: they are grouped here;
+- other single slow tests (a notebook run twice) take ``pytest.mark.heavy``: scheduled next, so the
+  thousand quick tests fill both workers at the end.
+
+Files a test writes go under ``tmp_path`` (one base folder per worker); ports are ephemeral (port 0).
+"""
 import os
 import sys
 
@@ -11,13 +24,38 @@ if ROOT not in sys.path:
 from acl_teach import sim  # noqa: E402
 from acl_teach.sim import inspect as sim_inspect  # noqa: E402
 from helpers import build, make_onnx  # noqa: E402,F401
+import xdist_groups  # noqa: E402
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "heavy: a slow single test (seconds of CPU); scheduled before the quick ones")
+    xdist_groups.configure(config)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    """Slow work first; each nbval notebook and each xdist_group one unit of work (tests/xdist_groups.py)."""
+    xdist_groups.order_and_group(config, items, ROOT)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    xdist_groups.configure_node(node)
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)
+def pytest_xdist_make_scheduler(config, log):
+    return xdist_groups.make_scheduler(config, log)
+
+
+sim._args.check_returns(True)  # every binding call checks its return value against the binding's Py_BuildValue
 
 
 @pytest.fixture
 def acl():
-    """The simulator as ``acl``, in a fresh state, host run mode."""
+    """The simulator's ``acl`` (the binding's names only; extras are on ``acl_teach.sim``), fresh, host run mode."""
     sim_inspect.reset()
-    yield sim
+    yield sim.acl()
     sim_inspect.reset()
 
 

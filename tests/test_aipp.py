@@ -274,8 +274,9 @@ def test_dynamic_aipp_parameter_set_follows_the_yolov3_sample(ready, tmp_path):
     assert mdl.set_aipp_dtc_pixel_min(a, 0.0, 0.0, 0.0, 0.0, 0) == 0
     assert mdl.set_aipp_pixel_var_reci(a, 1 / 255, 1 / 255, 1 / 255, 1.0, 0) == 0
     assert mdl.set_aipp_pixel_var_reci(a, 1.0, 1.0, 1.0, 1.0, 1) == 100000  # batch index out of range
-    with pytest.raises(OverflowError):
+    with pytest.raises(TypeError) as info:  # 'h' overflow: the binding's CHECK text, not OverflowError
         mdl.set_aipp_csc_params(a, 1, 40000, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    assert str(info.value) == "acl.mdl.set_aipp_csc_params args parse failed!"
     assert mdl.get_aipp_data_size(1) == (160, 0)
     om = build(identity_onnx(tmp_path / "plain.onnx", 8, 8), tmp_path / "plain")
     model_id, _ = mdl.load_from_file(str(om))

@@ -231,8 +231,9 @@ def test_setter_ranges(ready):
     assert acl.mdl.set_aipp_csc_params(a, 2, *([0] * 15)) == 100000  # switch is 0/1
     assert acl.mdl.set_aipp_csc_params(a, 1, 32677, *([0] * 14)) == 100000  # matrix in [-32677, 32676]
     assert acl.mdl.set_aipp_csc_params(a, 0, 32677, *([0] * 14)) == 0  # off: the matrix is not checked
-    with pytest.raises(OverflowError):
-        acl.mdl.set_aipp_csc_params(a, 1, 40000, *([0] * 14))  # 'h'
+    with pytest.raises(TypeError) as info:  # 'h' overflows; the binding's CHECK turns it into its TypeError
+        acl.mdl.set_aipp_csc_params(a, 1, 40000, *([0] * 14))
+    assert str(info.value) == "acl.mdl.set_aipp_csc_params args parse failed!"
     assert acl.mdl.set_aipp_rbuv_swap_switch(a, 2) == 100000
     assert acl.mdl.set_aipp_src_image_size(a, 1, 8) == 100000
     assert acl.mdl.set_aipp_src_image_size(a, 8, 4097) == 100000

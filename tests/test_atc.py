@@ -158,3 +158,55 @@ def test_ndhwc_input_format_for_a_5d_input(tmp_path):
                         "--soc_version=Ascend310", "--input_shape=X:1,4,8,8,3", "--input_format=NDHWC"])
     assert code == 0, err
     assert om.read(str(tmp_path / "g.om")).header["inputs"][0]["format"] == 27  # ACL_FORMAT_NDHWC
+
+
+def _yolo_postprocess(path, shapes, classes, anchors, top=16):
+    """A post-processing graph made of Ascend's YOLO operators, the way sampleYOLOV7NMSONNX builds one."""
+    import onnx
+    from onnx import TensorProto, helper
+    boxes = 3
+    ins = [helper.make_tensor_value_info(f"input_{i}", TensorProto.FLOAT, s) for i, s in enumerate(shapes)]
+    k = len(shapes)
+    nodes = [helper.make_node("YoloPreDetection", [f"input_{i}"], [f"coord_{i}", f"obj_{i}", f"cls_{i}"], boxes=boxes,
+                              coords=4, classes=classes, yolo_version="V5", name=f"pre_{i}") for i in range(k)]
+    nodes.append(helper.make_node(
+        "YoloV5DetectionOutput", [f"coord_{i}" for i in range(k)] + [f"obj_{i}" for i in range(k)] +
+        [f"cls_{i}" for i in range(k)] + ["img_info"], ["box_out", "box_out_num"], boxes=boxes, coords=4,
+        classes=classes, pre_nms_topn=top, post_nms_topn=top, relative=1, out_box_dim=2, obj_threshold=0.25,
+        score_threshold=0.25, iou_threshold=0.45, biases=anchors, name="detect"))
+    info = helper.make_tensor_value_info("img_info", TensorProto.FLOAT, ["batch", 4])
+    outs = [helper.make_tensor_value_info("box_out", TensorProto.FLOAT, ["batch", 6 * top]),
+            helper.make_tensor_value_info("box_out_num", TensorProto.INT32, ["batch", 8])]
+    model = helper.make_model(helper.make_graph(nodes, "yolo", ins + [info], outs), producer_name="onnx-parser")
+    model.opset_import[0].version = 12
+    onnx.save(model, str(path))
+    return str(path)
+
+
+def test_yolo_post_processing_operators_compile_and_decode(tmp_path):
+    """YoloPreDetection + YoloV5DetectionOutput: one confident box decodes to YOLOv5's corners, NMS drops its twin."""
+    import numpy as np
+    import onnxruntime as ort
+    classes = 2
+    shapes = [[1, 3 * (5 + classes), 4, 4], [1, 3 * (5 + classes), 2, 2]]
+    anchors = [10., 12., 20., 24., 30., 36., 40., 48., 60., 72., 80., 96.]
+    src = _yolo_postprocess(tmp_path / "post.onnx", shapes, classes, anchors)
+    code, out, err = run([f"--model={src}", "--soc_version=Ascend310", f"--output={tmp_path / 'post'}",
+                          "--framework=5", "--input_shape=img_info:1,4"])
+    assert code == 0, err
+    assert "YoloPreDetection, YoloV5DetectionOutput: Ascend operators" in out
+    model = om.read(str(tmp_path / "post.om"))
+    assert [(o["name"], o["data_type"], o["dims"]) for o in model.header["outputs"]] == \
+        [("detect:0:box_out", 0, [1, 96]), ("detect:1:box_out_num", 3, [1, 8])]
+    x0, x1 = np.full(shapes[0], -10, np.float32), np.full(shapes[1], -10, np.float32)
+    b = 1 * (5 + classes)                                          # box 1 of the 4x4 grid, cell y=2, x=1
+    x0[0, b:b + 4, 2, 1], x0[0, b + 4, 2, 1], x0[0, b + 6, 2, 1] = 0, 10, 10   # sx=sy=sw=sh=0.5, obj, class 1
+    x0[0, 0:2, 2, 1], x0[0, 4, 2, 1], x0[0, 6, 2, 1] = 0, 8, 8     # box 0, same cell and class, lower score,
+    x0[0, 2:4, 2, 1] = np.log(np.sqrt(0.5) / (1 - np.sqrt(0.5)))   # (2 sw)^2 = 2: its 10x12 anchor -> 20x24, IoU 1
+    session = ort.InferenceSession(model.onnx_bytes, providers=["CPUExecutionProvider"])
+    box_out, num = session.run(None, {"input_0": x0, "input_1": x1,
+                                      "img_info": np.array([[64, 64, 64, 64]], np.float32)})
+    assert num.tolist() == [[1, 0, 0, 0, 0, 0, 0, 0]]
+    # stride 16: centre ((2*0.5 - 0.5 + 1) * 16, (2*0.5 - 0.5 + 2) * 16) = (24, 40); size (1*20, 1*24)
+    assert np.allclose(box_out[0, :6], [14, 28, 34, 52, 1 / (1 + np.exp(-10)) ** 2, 1], atol=1e-5)
+    assert not box_out[0, 6:].any()

@@ -111,3 +111,14 @@ def test_copy_to_device_without_a_dataset_is_explained():
         at.copy_to_device("x", at.dataset.Dataset(), 0)
     with pytest.raises(IndexError, match="0 buffer"):
         at.copy_to_device(np.zeros(3, np.uint8), at.dataset.Dataset(), 0)
+
+
+def test_stepper_fits_beside_the_file_browser():
+    """A 1400 px window with JupyterLab's file browser open leaves about 950 px for a cell's output."""
+    import re
+    from acl_teach.widgets import stepper as st
+    view = st.PipelineStepper()
+    grid = view.children[0]
+    minimum = int(re.search(r"minmax\((\d+)px", grid.layout.grid_template_columns).group(1))
+    assert "auto-fill" in grid.layout.grid_template_columns and 4 * minimum <= 950
+    assert all(not (b.layout.width or "").endswith("px") for b in view.buttons)  # no fixed widths overflow

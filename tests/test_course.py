@@ -29,10 +29,10 @@ EXPECTED = {
 }
 
 
-def _run(argv, cwd):
+def _run(argv, cwd, timeout=600):
     """Run a command in the course directory; fail the test with its output if it fails."""
     env = dict(os.environ, PATH=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))  # alembic
-    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=600, env=env)
+    done = subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout, env=env)
     assert done.returncode == 0, f"{' '.join(argv)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
     return done
 
@@ -53,31 +53,56 @@ def _with_mistake(nb, assignment):
     return nb
 
 
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory):
-    """A course with every assignment graded for the solutions and the untouched release, and three also with
-    typical mistakes; returns (course dir, {student: {assignment: (score, max score)}})."""
+def _graded(tmp_path_factory, students):
+    """A course with every assignment graded for ``students`` ('solutions': the instructor's notebook,
+    'untouched': the released one, 'mistakes': three with typical mistakes); returns
+    (course dir, {student: {assignment: (score, max score)}}).
+
+    One nbgrader process per stage (each assignment and student matched by nbgrader's "*"), not one per
+    assignment: an nbgrader start costs seconds of CPU, the grading itself is the same.
+    """
     from acl_teach import course as acl_course
     course = str(tmp_path_factory.mktemp("course"))
     _run([sys.executable, "-m", "acl_teach", "course", "init", course, "--timeout", "120"], cwd=course)
-    for student in ("solutions", "untouched", "mistakes"):
-        _run([NBGRADER, "db", "student", "add", student], cwd=course)
+    with open(os.path.join(course, "students.csv"), "w", encoding="utf-8") as fh:
+        fh.write("id\n" + "\n".join(students) + "\n")
+    _run([NBGRADER, "db", "student", "import", "students.csv"], cwd=course)
     assignments = acl_course.assignments()
+    _run([NBGRADER, "generate_assignment", "*", "--force"], cwd=course)
     for a in assignments:
-        _run([NBGRADER, "generate_assignment", a, "--force"], cwd=course)
         source = os.path.join(course, "source", a, a + ".ipynb")
-        _submit(course, "solutions", a, nbformat.read(source, as_version=4))
-        _submit(course, "untouched", a, nbformat.read(os.path.join(course, "release", a, a + ".ipynb"), as_version=4))
-        if a in MISTAKEN:
+        if "solutions" in students:
+            _submit(course, "solutions", a, nbformat.read(source, as_version=4))
+        if "untouched" in students:
+            _submit(course, "untouched", a, nbformat.read(os.path.join(course, "release", a, a + ".ipynb"), 4))
+        if "mistakes" in students and a in MISTAKEN:
             _submit(course, "mistakes", a, _with_mistake(nbformat.read(source, as_version=4), a))
-        _run([NBGRADER, "autograde", a, "--force"], cwd=course)
+    _run([NBGRADER, "autograde", "*", "--force"], cwd=course, timeout=600 * len(assignments))  # 600 s each, as before
     from nbgrader.api import Gradebook
     scores = {}
     with Gradebook("sqlite:///" + os.path.join(course, "gradebook.db")) as gb:
-        for student in ("solutions", "untouched", "mistakes"):
+        for student in students:
             scores[student] = {a: (gb.find_submission(a, student).score, gb.find_submission(a, student).max_score)
                                for a in (MISTAKEN if student == "mistakes" else assignments)}
     return course, scores
+
+
+# Two courses graded at once, one per xdist worker (each grading is a long sequential run): the instructor's
+# solutions and the mistakes in one, the untouched release in the other.
+GRADED = pytest.mark.xdist_group("e2e-course-graded")
+UNTOUCHED = pytest.mark.xdist_group("e2e-course-untouched")
+
+
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory):
+    """The course graded for the solutions and the typical mistakes."""
+    return _graded(tmp_path_factory, ("solutions", "mistakes"))
+
+
+@pytest.fixture(scope="session")
+def graded_untouched(tmp_path_factory):
+    """The course graded for the untouched student version."""
+    return _graded(tmp_path_factory, ("untouched",))
 
 
 def test_course_init_writes_config_and_every_assignment(tmp_path):
@@ -103,6 +128,7 @@ def test_every_exercise_has_a_solution_and_a_graded_test():
         assert all("### BEGIN SOLUTION" in s and "### END SOLUTION" in s for s in sources), name
 
 
+@GRADED
 def test_solutions_get_full_marks(graded):
     _, scores = graded
     assert len(scores["solutions"]) == 14
@@ -110,8 +136,9 @@ def test_solutions_get_full_marks(graded):
         assert top > 0 and score == top, (a, score, top)
 
 
-def test_the_untouched_student_version_gets_zero_without_a_crash(graded):
-    course, scores = graded
+@UNTOUCHED
+def test_the_untouched_student_version_gets_zero_without_a_crash(graded_untouched):
+    course, scores = graded_untouched
     for a, (score, top) in scores["untouched"].items():
         assert score == 0 and top > 0, (a, score)
         nb = nbformat.read(os.path.join(course, "autograded", "untouched", a, a + ".ipynb"), as_version=4)
@@ -121,6 +148,7 @@ def test_the_untouched_student_version_gets_zero_without_a_crash(graded):
         assert all("not written yet" in e.evalue and "还没有写" in e.evalue for e in errors)
 
 
+@GRADED
 def test_typical_mistakes_get_partial_marks(graded):
     _, scores = graded
     for a, (points, _, _) in EXPECTED.items():
@@ -129,10 +157,11 @@ def test_typical_mistakes_get_partial_marks(graded):
     assert 0 < total < sum(t for _, t in scores["mistakes"].values())
 
 
+@GRADED
 def test_feedback_shows_the_checkers_bilingual_explanation(graded):
     course, _ = graded
+    _run([NBGRADER, "generate_feedback", "*", "--student", "mistakes", "--force"], cwd=course)
     for a, (_, en, zh) in EXPECTED.items():
-        _run([NBGRADER, "generate_feedback", a, "--student", "mistakes", "--force"], cwd=course)
         with open(os.path.join(course, "feedback", "mistakes", a, a + ".html"), encoding="utf-8") as fh:
             html = fh.read()
         assert en in html and zh in html, a

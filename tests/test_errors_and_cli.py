@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from acl_teach import cli
+from acl_teach import cli, sim
 from acl_teach.spec import errors
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -93,8 +93,8 @@ def test_install_refuses_to_shadow_another_acl(acl, monkeypatch):
     fake = type(sys)("acl")
     monkeypatch.setitem(sys.modules, "acl", fake)
     with pytest.raises(RuntimeError, match="will not shadow"):
-        acl.install()
-    acl.install(force=True)
+        sim.install()
+    sim.install(force=True)
     assert sys.modules["acl"] is acl and sys.modules["acl.rt"] is acl.rt
     import acl as imported  # noqa: F401
     assert imported.rt.malloc is acl.rt.malloc

@@ -28,6 +28,7 @@ def test_the_series_is_complete(lang):
     assert names == SERIES
 
 
+@pytest.mark.heavy
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
 def test_runs_twice_in_one_kernel_without_leaks(path):
     """With the simulator's explanations on (ACL_TEACH_EXPLAIN=1 makes lab.setup() loud), acl.finalize()

@@ -7,6 +7,7 @@ import pytest
 from PIL import Image
 
 from acl_teach.spec.dvpp import align_up
+from acl_teach import sim
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 NV12, NV21 = 1, 2
@@ -362,8 +363,8 @@ def test_batch_crop_fills_each_output_and_its_ret_code(ready):
 
 def test_jpegd_alignment_follows_the_soc(acl):
     """310: ALIGN_UP(w, 128) x ALIGN_UP(h, 16); 310P/310B: 64 x 16 (UNCONFIRMED for current libraries)."""
-    before = acl.state().config.soc_name
-    acl.configure(soc_name="Ascend310P3")
+    before = sim.state().config.soc_name
+    sim.configure(soc_name="Ascend310P3")
     try:
         assert acl.init() == 0
         raw = coffee_jpeg((300, 200))
@@ -372,7 +373,7 @@ def test_jpegd_alignment_follows_the_soc(acl):
         info = acl.media.dvpp_jpeg_get_image_info_v2(acl.util.bytes_to_ptr(raw), len(raw))
         assert info == (300, 200, 3, 2, 0)  # Pillow saves 4:2:0 -> ACL_JPEG_CSS_420
     finally:
-        acl.configure(soc_name=before)
+        sim.configure(soc_name=before)
         acl.finalize()
 
 

@@ -6,6 +6,7 @@ import pytest
 
 from acl_teach.sim import timeline as T
 from acl_teach.spec import events as E
+from acl_teach import sim
 
 H2D, D2H = 1, 2
 
@@ -142,12 +143,12 @@ def test_event_without_time_line_flag_warns(ready, acl):
     ready.rt.record_event(b, stream)
     ready.rt.synchronize_stream(stream)
     assert ready.rt.event_elapsed_time(a, b) == (0.0, 0)
-    assert any("ACL_EVENT_TIME_LINE" in w.message for w in acl.warnings())
-    acl.configure(strict=True)
+    assert any("ACL_EVENT_TIME_LINE" in w.message for w in sim.warnings())
+    sim.configure(strict=True)
     try:
         assert ready.rt.event_elapsed_time(a, b) == (0.0, 107006)
     finally:
-        acl.configure(strict=False)
+        sim.configure(strict=False)
 
 
 def test_query_event_of_a_stream_held_by_a_block_callback_is_not_ready(ready):
@@ -261,3 +262,97 @@ def test_sample_style_timing_program(ready, matmul_om):
         acl.rt.destroy_event(ev)
     acl.rt.destroy_stream(stream)
     acl.mdl.unload(model_id)
+
+
+def test_stream_query_and_timed_synchronisation(ready):
+    import threading
+    s, _ = ready.rt.create_stream()
+    dev, _ = ready.rt.malloc(64, 0)
+    ready.rt.memset_async(dev, 64, 1, 64, s)
+    assert ready.rt.stream_query(s) == (E.ACL_STREAM_STATUS_COMPLETE, 0)  # the device ran it meanwhile
+    assert ready.rt.get_thread_last_task_id()[1] == 0 and ready.rt.get_thread_last_task_id()[0] > 0
+    stop = threading.Event()
+    worker = threading.Thread(target=stop.wait)
+    worker.start()
+    try:
+        ready.rt.subscribe_report(worker.ident, s)
+        ready.rt.launch_callback(lambda _: None, None, 1, s)  # BLOCK, nobody processes it
+        assert ready.rt.stream_query(s) == (E.ACL_STREAM_STATUS_NOT_READY, 0)
+        assert ready.rt.synchronize_stream_with_timeout(s, 30) == 507046
+        assert ready.rt.synchronize_device_with_timeout(30) == 507046
+        assert ready.rt.synchronize_stream_with_timeout(s, -5) == 107000
+    finally:
+        stop.set()
+        worker.join()
+        ready.rt.destroy_stream(s)
+    s2, _ = ready.rt.create_stream()
+    ready.rt.memset_async(dev, 64, 2, 64, s2)
+    assert ready.rt.synchronize_stream_with_timeout(s2, -1) == 0
+    assert ready.rt.synchronize_device_with_timeout(100) == 0
+
+
+def test_model_time_follows_the_gear(ready, tiny_models):
+    """A dynamic-batch model's run at batch 4 takes longer than at batch 1, as the header's scale says."""
+    from acl_teach.spec import om
+    acl = ready
+    header = om.read(tiny_models["batch"]).header
+    assert header["cost"]["scale"] == {"1": 0.25, "2": 0.5, "4": 1.0}
+    assert [o[1] for o in header["cost"]["ops"]] == ["Add", "Mul"]
+    model_id, _ = acl.mdl.load_from_file(tiny_models["batch"])
+    desc = acl.mdl.create_desc()
+    acl.mdl.get_desc(desc, model_id)
+    ins, outs = acl.mdl.create_dataset(), acl.mdl.create_dataset()
+    for i in range(acl.mdl.get_num_inputs(desc)):
+        size = acl.mdl.get_input_size_by_index(desc, i)
+        acl.mdl.add_dataset_buffer(ins, acl.create_data_buffer(acl.rt.malloc(size, 0)[0], size))
+    for i in range(acl.mdl.get_num_outputs(desc)):
+        size = acl.mdl.get_output_size_by_index(desc, i)
+        acl.mdl.add_dataset_buffer(outs, acl.create_data_buffer(acl.rt.malloc(size, 0)[0], size))
+    index, _ = acl.mdl.get_input_index_by_name(desc, "ascend_mbatch_shape_data")
+    stream, _ = acl.rt.create_stream()
+    times = []
+    for batch in (1, 4):
+        evs = [acl.rt.create_event()[0] for _ in range(2)]
+        assert acl.mdl.set_dynamic_batch_size(model_id, ins, index, batch) == 0
+        acl.rt.record_event(evs[0], stream)
+        assert acl.mdl.execute_async(model_id, ins, outs, stream) == 0
+        acl.rt.record_event(evs[1], stream)
+        assert acl.rt.synchronize_stream(stream) == 0
+        times.append(acl.rt.event_elapsed_time(*evs)[0])
+    assert times[1] > times[0] > 0
+
+
+def test_an_om_without_cost_is_costed_from_its_header():
+    from acl_teach.sim.costmodel import run_cost
+    header = {"weight_size": 1000, "inputs": [{"onnx_name": "x", "dims": [2, 4], "size": 32}],
+              "outputs": [{"size": 32}]}
+    cost = run_cost({}, header, None)
+    assert cost.total_us == pytest.approx(T.LAUNCH_US + T.MODEL_OVERHEAD_US + T.NODE_LAUNCH_US
+                                          + 2000 / T.MACS_PER_US + 32 / T.DEVICE_BYTES_PER_US
+                                          + 1000 / T.DEVICE_BYTES_PER_US)
+
+
+def test_failure_shapes_are_the_bindings_initial_values(ready):
+    assert ready.rt.query_event(0) == (E.ACL_EVENT_STATUS_COMPLETE, 100000)
+    assert ready.rt.query_event_status(0) == (E.ACL_EVENT_RECORDED_STATUS_NOT_READY, 100000)
+    assert ready.rt.query_event_wait_status(0) == (E.ACL_EVENT_WAIT_STATUS_COMPLETE, 100000)
+    assert ready.rt.stream_query(0xDEAD) == (E.ACL_STREAM_STATUS_RESERVED, 107000)
+    assert ready.rt.event_get_timestamp(0) == (0, 100000)
+    assert ready.rt.get_event_id(0) == (0, 100000)
+
+
+def test_a_jpeg_decode_takes_simulated_dvpp_time(ready):
+    from test_sim_dvpp import Dvpp, coffee_jpeg
+    acl = ready
+    dvpp = Dvpp(acl)
+    a, _ = acl.rt.create_event()
+    b, _ = acl.rt.create_event()
+    raw = coffee_jpeg((64, 64))
+    acl.rt.record_event(a, dvpp.stream)
+    out = dvpp.decode(raw)  # a synchronous copy of the JPEG into DVPP memory, then the queued decode
+    acl.rt.record_event(b, dvpp.stream)
+    assert dvpp.sync() == 0
+    size = acl.media.dvpp_get_pic_desc_size(out)
+    # the decode was submitted after the host's copy, so the stream started it then
+    want = T.copy_cost(len(raw), H2D) + T.dvpp_cost(size)
+    assert acl.rt.event_elapsed_time(a, b) == (_f32(want / 1000), 0)

@@ -14,6 +14,8 @@ import pytest
 
 from acl_teach.sim import inspect as sim_inspect
 from helpers import ROOT, build
+from acl_teach import sim
+from acl_teach.spec import constants as C
 
 H2H, H2D, D2H, D2D, DEFAULT, BUF_H2D = 0, 1, 2, 3, 4, 5
 GARBAGE = b"\xff"
@@ -74,8 +76,8 @@ def test_memcpy_past_a_bytes_object_copies_it_then_garbage(acl, capsys):
     err = capsys.readouterr().err
     assert "[acl-teach sim] warning: acl.rt.memcpy: src: 64 bytes" in err and "only 16 bytes" in err
     assert acl.get_recent_err_msg().startswith("warning: acl.rt.memcpy")
-    assert [w.api for w in acl.warnings()] == ["acl.rt.memcpy"]
-    assert acl.warnings()[0].origin.startswith("test_sim_faithful.py:")
+    assert [w.api for w in sim.warnings()] == ["acl.rt.memcpy"]
+    assert sim.warnings()[0].origin.startswith("test_sim_faithful.py:")
 
 
 def test_memcpy_async_past_a_bytes_object_too(acl):
@@ -90,14 +92,14 @@ def test_memcpy_async_past_a_bytes_object_too(acl):
 
 
 def test_memcpy_past_a_bytes_object_in_strict_mode_is_refused(acl):
-    acl.configure(strict=True)
+    sim.configure(strict=True)
     open_device(acl)
     image = bytes(16)
     dev, _ = acl.rt.malloc(64, 0)
     assert acl.rt.memcpy(dev, 64, acl.util.bytes_to_ptr(image), 64, H2D) == 107000
     assert "strict mode" in acl.get_recent_err_msg()
     assert device_bytes(acl, dev, 64) == b"\xcd" * 64  # nothing was copied
-    assert acl.warnings() == []
+    assert sim.warnings() == []
 
 
 # -- A2: memcpy kind is a reserved parameter -----------------------------------------------------------
@@ -110,9 +112,9 @@ def test_wrong_memcpy_kind_copies_by_the_pointers(acl, capsys):
     assert acl.rt.memcpy(host, 32, dev, 32, H2D) == 0                           # says H2D, is D2H
     assert acl.util.ptr_to_bytes(host, 32) == data
     assert "kind ACL_MEMCPY_HOST_TO_DEVICE says host -> device, but src is device" in capsys.readouterr().err
-    assert len(acl.warnings()) == 2
+    assert len(sim.warnings()) == 2
     assert acl.rt.memcpy(dev, 32, host, 32, BUF_H2D) == 0   # HOST_TO_BUF_TO_DEVICE is a host -> device kind
-    assert len(acl.warnings()) == 2
+    assert len(sim.warnings()) == 2
 
 
 @pytest.mark.parametrize("kind", [6, 7, 8, -1, 2 ** 31 - 1])
@@ -126,7 +128,7 @@ def test_memcpy_kind_outside_the_enum_is_rejected(acl, kind):
 
 
 def test_wrong_memcpy_kind_in_strict_mode_is_the_old_107000(acl):
-    acl.configure(strict=True)
+    sim.configure(strict=True)
     open_device(acl)
     data = bytes(8)
     dev, _ = acl.rt.malloc(8, 0)
@@ -202,7 +204,7 @@ def test_execute_output_buffer_within_tolerance_gets_what_fits(acl, vector_om):
 
 
 def test_execute_short_input_in_strict_mode_is_100017(acl, vector_om):
-    acl.configure(strict=True)
+    sim.configure(strict=True)
     open_device(acl)
     assert vector_run(acl, vector_om, 1192)[0] == 100017
     assert "strict mode" in acl.get_recent_err_msg()
@@ -236,7 +238,7 @@ def test_dynamic_gear_skips_the_size_check(acl, tiny_models):
 
 # -- A4: subscribe_report with a thread that already returned ------------------------------------------
 def test_subscribe_report_records_an_exited_thread_and_nothing_hangs(acl):
-    acl.configure(wait_timeout_s=5)
+    sim.configure(wait_timeout_s=5)
     context = open_device(acl)
     stream, _ = acl.rt.create_stream()
     tid, ret = acl.util.start_thread(lambda args: None, [context, 100])   # returns at once
@@ -262,15 +264,15 @@ def test_subscribe_report_records_an_exited_thread_and_nothing_hangs(acl):
 # -- A5: get_run_mode before acl.init --------------------------------------------------------------------
 def test_get_run_mode_before_init_like_acllite_at_import(acl):
     run_mode, ret = acl.rt.get_run_mode()          # acllite_image.py: class attribute, before acl.init
-    assert (run_mode, ret) == (acl.ACL_HOST, 0)
-    acl.configure(run_mode="device")
-    assert acl.rt.get_run_mode() == (acl.ACL_DEVICE, 0)
+    assert (run_mode, ret) == (C.ACL_HOST, 0)
+    sim.configure(run_mode="device")
+    assert acl.rt.get_run_mode() == (C.ACL_DEVICE, 0)
     assert acl.get_recent_err_msg() is None
 
 
 # -- B6: reset_device(1) leaves device 0's models alone -------------------------------------------------
 def test_reset_device_unloads_only_that_devices_models(acl, tiny_models):
-    acl.configure(device_count=2)
+    sim.configure(device_count=2)
     check_ret("acl.init", acl.init())
     check_ret("acl.rt.set_device", acl.rt.set_device(0))
     model0, ret = acl.mdl.load_from_file(tiny_models["static"])
@@ -373,13 +375,13 @@ def test_strict_option(tmp_path):
 
 # -- B9: app_log, memset_async, synchronize_device ------------------------------------------------------
 def test_app_log_like_acllite_model(acl, capsys):
-    assert (acl.ACL_DEBUG, acl.ACL_INFO, acl.ACL_WARNING, acl.ACL_ERROR) == (0, 1, 2, 3)
-    assert acl.app_log(acl.ACL_INFO, "AclLiteModel init model resource") is None   # needs no init
+    assert (C.ACL_DEBUG, C.ACL_INFO, C.ACL_WARNING, C.ACL_ERROR) == (0, 1, 2, 3)
+    assert acl.app_log(C.ACL_INFO, "AclLiteModel init model resource") is None   # needs no init
     assert capsys.readouterr().err == ""
-    assert acl.app_log(acl.ACL_ERROR, "load model failed") is None
+    assert acl.app_log(C.ACL_ERROR, "load model failed") is None
     assert capsys.readouterr().err == "[acl-teach sim] app_log ERROR: load model failed\n"
-    acl.configure(app_log_level=acl.ACL_DEBUG)
-    acl.app_log(acl.ACL_DEBUG, "details")
+    sim.configure(app_log_level=C.ACL_DEBUG)
+    acl.app_log(C.ACL_DEBUG, "details")
     assert "app_log DEBUG: details" in capsys.readouterr().err
     with pytest.raises(TypeError, match="acl.app_log args parse failed"):
         acl.app_log("INFO", "x")
@@ -420,7 +422,7 @@ def test_synchronize_device_waits_for_every_stream(acl):
 def test_use_after_free_like_the_memcpy_sample_warns_and_touches_only_the_dead_block(ready, capsys):
     """memcpy_host_device_python (--memory_reuse --write_back_host) frees its host buffer and keeps using it."""
     acl = ready
-    acl.configure(explain=True)
+    sim.configure(explain=True)
     host, _ = acl.rt.malloc_host(64)
     dev, _ = acl.rt.malloc(64, 0)
     assert acl.rt.free_host(host) == 0
@@ -432,11 +434,11 @@ def test_use_after_free_like_the_memcpy_sample_warns_and_touches_only_the_dead_b
     fresh, _ = acl.rt.malloc_host(64)
     assert fresh != host  # the dead block is never handed out again, so nothing live is overwritten
     assert "warning" in capsys.readouterr().err
-    acl.configure(strict=True)
+    sim.configure(strict=True)
     try:
         assert acl.rt.memset(host, 64, 0, 64) == 107000
     finally:
-        acl.configure(strict=False, explain=False)
+        sim.configure(strict=False, explain=False)
     acl.rt.free_host(fresh)
     acl.rt.free(dev)
 
@@ -463,11 +465,11 @@ def test_a_copy_past_the_end_of_a_device_allocation_keeps_what_fits_and_warns(re
     assert acl.rt.memcpy_async(dev, 4096, acl.util.bytes_to_ptr(backwards), 1024, 1, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
     assert sim_inspect.read(dev, usable) == backwards[:usable]
-    acl.configure(strict=True)
+    sim.configure(strict=True)
     try:
         assert acl.rt.memcpy(dev, 4096, acl.util.bytes_to_ptr(data), 1024, 1) == 107000
     finally:
-        acl.configure(strict=False)
+        sim.configure(strict=False)
     host = np.zeros(16, np.uint8)  # a Python object is never written past: that would corrupt the process
     assert acl.rt.memcpy(acl.util.numpy_to_ptr(host), 1024, dev, 64, 2) == 107000
     acl.rt.destroy_stream(stream)

@@ -1,6 +1,8 @@
 """Device/host memory, copies, memset, pointer checks."""
 import numpy as np
 import pytest
+from acl_teach import sim
+from acl_teach.spec import constants as C
 
 H2H, H2D, D2H, D2D = 0, 1, 2, 3
 
@@ -8,7 +10,7 @@ H2H, H2D, D2H, D2D = 0, 1, 2, 3
 def test_malloc_returns_device_pointer_and_records_it(ready):
     ptr, ret = ready.rt.malloc(301056, 0)
     assert ret == 0 and ptr >= 0x1000_0000_0000_0000
-    entry = ready.ledger()[-1]
+    entry = sim.ledger()[-1]
     assert entry.kind == "device memory" and entry.handle == ptr and "301056 bytes" in entry.detail
     assert entry.created_at.startswith("test_sim_memory.py:")
 
@@ -20,7 +22,7 @@ def test_malloc_zero_and_bad_policy(ready):
 
 
 def test_malloc_beyond_capacity_returns_207001(acl):
-    acl.configure(device_memory=1 << 20)
+    sim.configure(device_memory=1 << 20)
     acl.init(); acl.rt.set_device(0)
     a, ret = acl.rt.malloc(600_000, 0)
     assert ret == 0
@@ -30,7 +32,7 @@ def test_malloc_beyond_capacity_returns_207001(acl):
 
 
 def test_get_mem_info_tracks_allocations(ready):
-    free0, total, ret = ready.rt.get_mem_info(ready.ACL_DDR_MEM)
+    free0, total, ret = ready.rt.get_mem_info(C.ACL_DDR_MEM)
     assert ret == 0 and free0 == total == 8 << 30
     ptr, _ = ready.rt.malloc(100, 0)
     free1, _, _ = ready.rt.get_mem_info(0)
@@ -77,7 +79,7 @@ def test_memcpy_past_an_allocation_keeps_what_fits_and_warns(ready):
     # reading past a bytes object is what real pyACL does silently: accepted, garbage, warning
     assert ready.rt.memcpy(dev, 64, ready.util.bytes_to_ptr(small), 64, H2D) == 0
     assert "warning" in ready.get_recent_err_msg()
-    ready.configure(strict=True)
+    sim.configure(strict=True)
     assert ready.rt.memcpy(dev, 64, ready.util.bytes_to_ptr(small), 64, H2D) == 107000
 
 
@@ -89,7 +91,7 @@ def test_memcpy_kind_that_does_not_match_the_memory_warns(ready):
     msg = ready.get_recent_err_msg()
     assert msg.startswith("warning") and "say ACL_MEMCPY_HOST_TO_DEVICE" in msg
     assert ready.rt.memcpy(dev, 16, src, 16, 4) == 0  # ACL_MEMCPY_DEFAULT infers the direction
-    ready.configure(strict=True)  # the teaching moment: the old refusal
+    sim.configure(strict=True)  # the teaching moment: the old refusal
     assert ready.rt.memcpy(dev, 16, src, 16, D2H) == 107000
     assert ready.rt.memcpy(dev, 16, src, 16, H2H) == 107000
     assert ready.rt.memcpy(dev, 16, src, 16, 4) == 0
@@ -113,11 +115,11 @@ def test_use_after_free_names_who_freed_it_and_double_free_is_refused(ready):
     data = bytes(16)
     assert ready.rt.memcpy(dev, 16, ready.util.bytes_to_ptr(data), 16, 1) == 0  # faithful: warned, not refused
     assert "already freed by acl.rt.free" in ready.get_recent_err_msg()
-    ready.configure(strict=True)
+    sim.configure(strict=True)
     try:
         assert ready.rt.memcpy(dev, 16, ready.util.bytes_to_ptr(data), 16, 1) == 107000
     finally:
-        ready.configure(strict=False)
+        sim.configure(strict=False)
     assert ready.rt.free(dev) == 107000  # double free
 
 
@@ -134,7 +136,7 @@ def test_free_rules(ready):
 
 def test_freed_host_memory_is_poisoned_for_live_views(ready):
     host, _ = ready.rt.malloc_host(4)
-    view = ready.util.ptr_to_numpy(host, (4,), ready.NPY_UBYTE)
+    view = ready.util.ptr_to_numpy(host, (4,), C.NPY_UBYTE)
     view[:] = 7
     assert ready.rt.free_host(host) == 0
     assert view.tolist() == [0xA5] * 4  # no crash, visibly garbage
@@ -155,19 +157,19 @@ def test_memset(ready):
 
 def test_host_cannot_read_device_memory_in_host_mode(ready):
     dev, _ = ready.rt.malloc(16, 0)
-    with pytest.raises(ready.SimulatorFault, match="device memory"):
+    with pytest.raises(sim.SimulatorFault, match="device memory"):
         ready.util.ptr_to_bytes(dev, 16)
-    with pytest.raises(ready.SimulatorFault):
+    with pytest.raises(sim.SimulatorFault):
         ready.util.ptr_to_numpy(dev, (4,), 11)
 
 
 def test_unknown_pointer_reads_fault_instead_of_crashing(ready):
-    with pytest.raises(ready.SimulatorFault, match="not memory the simulator handed out.*not all mapped"):
+    with pytest.raises(sim.SimulatorFault, match="not memory the simulator handed out.*not all mapped"):
         ready.util.ptr_to_bytes(0x1234, 4)
 
 
 def test_device_run_mode_shares_memory(acl):
-    acl.configure(run_mode="device")
+    sim.configure(run_mode="device")
     acl.init(); acl.rt.set_device(0)
     host, _ = acl.rt.malloc_host(8)
     assert host >= 0x1000_0000_0000_0000  # malloc_host gives device memory on a board
@@ -193,7 +195,7 @@ def test_large_copy_is_exact(ready):
 
 def test_huge_allocations_do_not_touch_ram_or_crash(acl):
     import resource
-    acl.configure(device_memory=64 << 30)
+    sim.configure(device_memory=64 << 30)
     acl.init(); acl.rt.set_device(0)
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     ptr, ret = acl.rt.malloc(6 << 30, 0)  # 6 GiB of simulated device memory

@@ -1,6 +1,7 @@
 """acl.mdl on the simulator: load, desc, datasets, execute (sync/async), dynamic gears, ledger."""
 import numpy as np
 import pytest
+from acl_teach import sim
 
 H2D, D2H = 1, 2
 A = np.array([[1.0, 2.0, 3.0, 4.0]], np.float32)
@@ -50,11 +51,11 @@ def test_load_ids_start_at_one_and_ledger(ready, tiny_models):
     m1, ret = ready.mdl.load_from_file(tiny_models["static"])
     m2, _ = ready.mdl.load_from_file(tiny_models["static"])
     assert (m1, m2, ret) == (1, 2, 0)
-    models = [e for e in ready.ledger() if e.kind == "model"]
+    models = [e for e in sim.ledger() if e.kind == "model"]
     assert [e.handle for e in models] == [1, 2] and "tiny.om" in models[0].detail
     assert ready.mdl.unload(m1) == 0
     assert ready.mdl.unload(m1) == 145003
-    assert [e.handle for e in ready.ledger() if e.kind == "model"] == [2]
+    assert [e.handle for e in sim.ledger() if e.kind == "model"] == [2]
 
 
 def test_load_needs_init_and_context(acl, tiny_models):
@@ -86,7 +87,7 @@ def test_load_failures_explain_themselves(ready, tiny_models, tmp_path):
     junk = tmp_path / "junk.om"
     junk.write_bytes(b"hello world")
     assert ready.mdl.load_from_file(str(junk)) == (0, 100013)
-    assert not [e for e in ready.ledger() if e.kind == "model"]
+    assert not [e for e in sim.ledger() if e.kind == "model"]
 
 
 def test_load_from_mem_and_query_size(ready, tiny_models, default_om):
@@ -171,7 +172,7 @@ def test_dataset_calls(ready):
     assert ready.mdl.destroy_dataset(ds) == 0
     assert ready.mdl.destroy_dataset(ds) == 100000
     assert ready.get_data_buffer_size_v2(buf) == 0  # destroying the dataset left the buffer alone
-    assert any(e.kind == "data buffer" and e.handle == buf for e in ready.ledger())
+    assert any(e.kind == "data buffer" and e.handle == buf for e in sim.ledger())
 
 
 def test_execute_is_byte_exact(ready, tiny_models):
@@ -208,11 +209,11 @@ def test_execute_failures(ready, tiny_models):
     small_out, _ = device_dataset(ready, [16, 8])
     # 8 bytes short is within GE's 64-byte tolerance: accepted with a warning (test_sim_faithful.py)
     assert ready.mdl.execute(model_id, small_in, out_ds) == 0
-    ready.configure(strict=True)
+    sim.configure(strict=True)
     assert ready.mdl.execute(model_id, small_in, out_ds) == 100017
     assert "needs 16 bytes" in ready.get_recent_err_msg()
     assert ready.mdl.execute(model_id, in_ds, small_out) == 100018
-    ready.configure(strict=False)
+    sim.configure(strict=False)
     # a host buffer in ACL_HOST mode: the NPU cannot read it
     host, _ = ready.rt.malloc_host(16)
     host_ds = ready.mdl.create_dataset()
@@ -237,7 +238,7 @@ def test_async_failure_reported_at_synchronize(ready, tiny_models):
 
 
 def test_board_mode_reads_host_memory_directly(acl, tiny_models):
-    acl.configure(run_mode="device")
+    sim.configure(run_mode="device")
     acl.init(); acl.rt.set_device(0)
     model_id, desc = load(acl, tiny_models["static"])
     a_bytes, b_bytes = A.tobytes(), B.tobytes()
@@ -308,7 +309,7 @@ def test_release_order_mistakes_show_in_ledger(ready, tiny_models, capsys):
     in_ds, out_ds, in_ptrs, out_ptrs = tiny_io(ready, desc)
     ready.mdl.destroy_dataset(in_ds)  # buffers were not destroyed first
     assert ready.mdl.unload(model_id) == 0
-    kinds = [e.kind for e in ready.ledger()]
+    kinds = [e.kind for e in sim.ledger()]
     assert kinds.count("data buffer") == 4 and kinds.count("dataset") == 1 and "model desc" in kinds
     capsys.readouterr()
     ready.rt.reset_device(0)

@@ -8,6 +8,7 @@ import numpy as np
 
 from acl_teach.toolchain import board
 from test_sim_op_helpers import compile_ops, op, tensor
+from acl_teach.spec import constants as C
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 EXAMPLES = os.path.join(ROOT, "acl_teach", "examples")
@@ -37,8 +38,8 @@ def test_cast_then_argmax_like_the_vpc_sample(ready, tmp_path):
     scores = np.zeros(1000, np.float32)
     scores[[3, 967, 500]] = [0.2, 0.7, 0.1]
     _, src_buf = device_tensor(acl, scores)
-    src_desc = acl.create_tensor_desc(acl.ACL_FLOAT, [1000], acl.ACL_FORMAT_ND)
-    half_desc = acl.create_tensor_desc(acl.ACL_FLOAT16, [1000], acl.ACL_FORMAT_ND)
+    src_desc = acl.create_tensor_desc(C.ACL_FLOAT, [1000], C.ACL_FORMAT_ND)
+    half_desc = acl.create_tensor_desc(C.ACL_FLOAT16, [1000], C.ACL_FORMAT_ND)
     _, half_buf = device_tensor(acl, np.zeros(1000, np.float16))
     assert acl.op.cast(src_desc, src_buf, half_desc, half_buf, 0, stream) == 100024  # no op models yet
     assert acl.op.set_model_dir(str(tmp_path / "missing")) == 100014
@@ -47,7 +48,7 @@ def test_cast_then_argmax_like_the_vpc_sample(ready, tmp_path):
     assert acl.op.cast(src_desc, src_buf, half_desc, half_buf, 0, stream) == 0
     attr = acl.op.create_attr()
     assert acl.op.set_attr_int(attr, "dimension", 0) == 0
-    out_desc = acl.create_tensor_desc(acl.ACL_INT32, [1], acl.ACL_FORMAT_ND)
+    out_desc = acl.create_tensor_desc(C.ACL_INT32, [1], C.ACL_FORMAT_ND)
     _, out_buf = device_tensor(acl, np.zeros(1, np.int32))
     assert acl.op.execute_v2("ArgMaxD", [half_desc], [half_buf], [out_desc], [out_buf], attr, stream) == 0
     assert read(acl, out_buf, np.int32, 1).tolist() == [0]  # not run until the stream is synchronised
@@ -55,12 +56,12 @@ def test_cast_then_argmax_like_the_vpc_sample(ready, tmp_path):
     assert read(acl, half_buf, np.float16, 1000)[967] == np.float16(0.7)
     assert read(acl, out_buf, np.int32, 1).tolist() == [967]
     # ArgMaxV2 takes the dimension as a second input tensor, and its output type as the dtype attribute
-    dim_desc = acl.create_tensor_desc(acl.ACL_INT32, [1], acl.ACL_FORMAT_ND)
+    dim_desc = acl.create_tensor_desc(C.ACL_INT32, [1], C.ACL_FORMAT_ND)
     _, dim_buf = device_tensor(acl, np.zeros(1, np.int32))
     v2_attr = acl.op.create_attr()
     assert acl.op.execute_v2("ArgMaxV2", [src_desc, dim_desc], [src_buf, dim_buf], [out_desc], [out_buf],
                              v2_attr, stream) == 100024  # dtype defaults to int64: not what was compiled
-    assert acl.op.set_attr_data_type(v2_attr, "dtype", acl.ACL_INT32) == (v2_attr, 0)
+    assert acl.op.set_attr_data_type(v2_attr, "dtype", C.ACL_INT32) == (v2_attr, 0)
     assert acl.op.execute_v2("ArgMaxV2", [src_desc, dim_desc], [src_buf, dim_buf], [out_desc], [out_buf],
                              v2_attr, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
@@ -79,9 +80,9 @@ def test_op_size_mismatch_is_rejected(ready, tmp_path):
     """A buffer smaller than the compiled tensor: 145000 from GE's ValidateArgs, at the call."""
     acl = ready
     acl.op.set_model_dir(compile_ops(tmp_path, board.TOP1_OPS))
-    desc = acl.create_tensor_desc(acl.ACL_FLOAT16, [1000], 2)
+    desc = acl.create_tensor_desc(C.ACL_FLOAT16, [1000], 2)
     _, small = device_tensor(acl, np.zeros(10, np.float16))
-    out_desc = acl.create_tensor_desc(acl.ACL_INT32, [1], 2)
+    out_desc = acl.create_tensor_desc(C.ACL_INT32, [1], 2)
     _, out = device_tensor(acl, np.zeros(1, np.int32))
     attr = acl.op.create_attr()
     acl.op.set_attr_int(attr, "dimension", 0)

@@ -7,19 +7,23 @@ import pytest
 
 from acl_teach.sim import inspect as sim_inspect
 from test_sim_op_helpers import ND, compile_ops, device, empty, fetch, op, tensor
+from acl_teach.spec import constants as C
 
 PYACL_OP_NAMES = {"set_model_dir", "create_attr", "destroy_attr", "set_attr_bool", "set_attr_int", "set_attr_float",
                   "set_attr_string", "set_attr_list_bool", "set_attr_list_int", "set_attr_list_float",
                   "set_attr_list_string", "set_attr_list_list_int", "set_attr_data_type", "set_attr_list_data_type",
                   "execute", "execute_v2", "cast", "create_handle", "create_handle_for_cast", "destroy_handle",
-                  "execute_with_handle"}
+                  "execute_with_handle", "load", "infer_shape", "update_params"}
 ADD = op("Add", [tensor("float32", [2, 3]), tensor("float32", [2, 3])], [tensor("float32", [2, 3])])
 CAST = op("Cast", [tensor("float32", [3])], [tensor("int32", [3])], {"dst_type": ("int", 3)})
 
 
 def test_the_op_namespace_holds_pyacl_functions_only(acl):
+    from acl_teach.spec.binding import TABLE
     names = {n for n in dir(acl.op) if not n.startswith("__")}
-    assert names == PYACL_OP_NAMES  # every one is in op.cpp's method table; no helpers leak
+    assert names == set(TABLE["acl.op"])  # op.cpp's method table, no helper leaks
+    simulated = {n for n in names if not getattr(getattr(acl.op, n), "__acl_not_simulated__", False)}
+    assert PYACL_OP_NAMES <= simulated
     assert all(getattr(acl.op, n).__acl_api__ == f"acl.op.{n}" for n in names)
     for name in ("get_tensor_desc_size", "data_type_size", "set_tensor_const", "create_tensor_desc"):
         assert getattr(acl, name).__acl_api__ == f"acl.{name}"
@@ -48,7 +52,7 @@ def test_data_type_size(acl, data_type, size):
 
 
 def test_tensor_desc_getters(acl):
-    desc = acl.create_tensor_desc(acl.ACL_FLOAT16, [2, 3, 4], acl.ACL_FORMAT_NCHW)
+    desc = acl.create_tensor_desc(C.ACL_FLOAT16, [2, 3, 4], C.ACL_FORMAT_NCHW)
     assert acl.get_tensor_desc_size(desc) == 48
     assert acl.get_tensor_desc_element_count(desc) == 24
     assert acl.get_tensor_desc_num_dims(desc) == 3
@@ -65,7 +69,7 @@ def test_tensor_desc_getters(acl):
 
 def test_set_tensor_const(ready):
     acl = ready
-    desc = acl.create_tensor_desc(acl.ACL_INT32, [2], ND)
+    desc = acl.create_tensor_desc(C.ACL_INT32, [2], ND)
     data = np.array([1, 2], np.int32).tobytes()
     ptr = acl.util.bytes_to_ptr(data)
     assert acl.set_tensor_const(0, ptr, 8) == 100000
@@ -87,7 +91,7 @@ def test_set_attr_family_return_shapes_and_parsing(acl):
     assert acl.op.set_attr_list_float(attr, "lf", [0.5, 1.0]) == 0
     assert acl.op.set_attr_list_string(attr, "ls", ["a", "b"]) == 0
     assert acl.op.set_attr_list_list_int(attr, "lli", [[1, 2], [3]]) == 0
-    assert acl.op.set_attr_data_type(attr, "dt", acl.ACL_INT32) == (attr, 0)
+    assert acl.op.set_attr_data_type(attr, "dt", C.ACL_INT32) == (attr, 0)
     assert acl.op.set_attr_list_data_type(attr, "ldt", [0, 1]) == (attr, 0)
     for call, args in ((acl.op.set_attr_int, (5,)), (acl.op.set_attr_list_int, ([1],)),
                        (acl.op.set_attr_string, ("x",))):
@@ -125,7 +129,7 @@ def test_attributes_match_compiled_ones_by_type_and_float32_value(ready, tmp_pat
     exp = op("Exp", [tensor("float32", [4])], [tensor("float32", [4])], {"scale": ("float", 0.1)})
     acl = ready
     assert acl.op.set_model_dir(compile_ops(tmp_path, [exp])) == 0
-    d = [acl.create_tensor_desc(acl.ACL_FLOAT, [4], ND) for _ in range(2)]
+    d = [acl.create_tensor_desc(C.ACL_FLOAT, [4], ND) for _ in range(2)]
     x = np.array([0, 1, 2, 10], np.float32)
     (_, xb), (yp, yb) = device(acl, x), empty(acl, 16)
     attr = acl.op.create_attr()
@@ -166,7 +170,7 @@ def test_models_in_sub_folders_are_found_two_levels_down(acl, tmp_path):
 def test_execute_v2_checks_in_cannes_order(ready, tmp_path):
     acl = ready
     assert acl.op.set_model_dir(compile_ops(tmp_path, [ADD])) == 0
-    d = [acl.create_tensor_desc(acl.ACL_FLOAT, [2, 3], ND) for _ in range(3)]
+    d = [acl.create_tensor_desc(C.ACL_FLOAT, [2, 3], ND) for _ in range(3)]
     (_, a), (_, b), (_, c) = device(acl, np.ones((2, 3), np.float32)), empty(acl, 24), empty(acl, 24)
     with pytest.raises(TypeError, match="argument 2, 3, 4, or 5 is not list"):
         acl.op.execute_v2("Add", tuple(d[:2]), [a, b], d[2:], [c], 0, 0)
@@ -182,7 +186,7 @@ def test_execute_v2_checks_in_cannes_order(ready, tmp_path):
     small = acl.create_data_buffer(acl.get_data_buffer_addr(c), 20)
     assert acl.op.execute_v2("Add", d[:2], [a, b], d[2:], [small], 0, 0) == 145000
     assert acl.op.execute_v2("Add", d, [a, b], d[2:], [c], 0, 0) == 0  # extra descs are ignored, as in op.cpp
-    empty_out = acl.create_tensor_desc(acl.ACL_FLOAT, [0, 3], ND)
+    empty_out = acl.create_tensor_desc(C.ACL_FLOAT, [0, 3], ND)
     assert acl.op.execute_v2("Nothing", [], [], [empty_out], [c], 0, 0) == 0  # all outputs empty: no-op
     assert acl.rt.synchronize_stream(0) == 0
 
@@ -204,7 +208,7 @@ def test_execution_needs_acl_init_after_argument_parsing(acl):
 def test_op_handles(ready, tmp_path):
     acl = ready
     assert acl.op.set_model_dir(compile_ops(tmp_path, [ADD, CAST])) == 0
-    d = [acl.create_tensor_desc(acl.ACL_FLOAT, [2, 3], ND) for _ in range(3)]
+    d = [acl.create_tensor_desc(C.ACL_FLOAT, [2, 3], ND) for _ in range(3)]
     with pytest.raises(TypeError, match="argument 2 or 3 is not list"):
         acl.op.create_handle("Add", d[:2], tuple(d[2:]), 0)
     assert acl.op.create_handle("Sub", d[:2], d[2:], 0) == (0, 100024)
@@ -224,8 +228,8 @@ def test_op_handles(ready, tmp_path):
     assert acl.op.destroy_handle(handle) is None
     assert acl.op.execute_with_handle(handle, [a, b], [c], 0) == 100000
 
-    src = acl.create_tensor_desc(acl.ACL_FLOAT, [3], ND)
-    dst = acl.create_tensor_desc(acl.ACL_INT32, [3], ND)
+    src = acl.create_tensor_desc(C.ACL_FLOAT, [3], ND)
+    dst = acl.create_tensor_desc(C.ACL_INT32, [3], ND)
     cast_handle, ret = acl.op.create_handle_for_cast(src, dst, 0)
     assert ret == 0
     (_, sb), (dp, db) = device(acl, np.array([1.9, -2.9, 3.0], np.float32)), empty(acl, 12)
@@ -241,7 +245,7 @@ def test_cast_passes_truncate_only_when_a_loaded_cast_model_has_it(ready, tmp_pa
                     {"dst_type": ("int", 3), "truncate": ("bool", True)})
     acl = ready
     assert acl.op.set_model_dir(compile_ops(tmp_path, [truncating])) == 0
-    src, dst = acl.create_tensor_desc(acl.ACL_FLOAT, [3], ND), acl.create_tensor_desc(acl.ACL_INT32, [3], ND)
+    src, dst = acl.create_tensor_desc(C.ACL_FLOAT, [3], ND), acl.create_tensor_desc(C.ACL_INT32, [3], ND)
     (_, sb), (_, db) = device(acl, np.ones(3, np.float32)), empty(acl, 12)
     assert acl.op.cast(src, sb, dst, db, 0, 0) == 100024  # truncate=false was not compiled
     assert acl.op.cast(src, sb, dst, db, 1, 0) == 0
@@ -252,7 +256,7 @@ def test_cast_passes_truncate_only_when_a_loaded_cast_model_has_it(ready, tmp_pa
 def test_finalize_reclaims_op_handles_attrs_and_descs(ready, tmp_path, capsys):
     acl = ready
     assert acl.op.set_model_dir(compile_ops(tmp_path, [ADD])) == 0
-    d = acl.create_tensor_desc(acl.ACL_FLOAT, [2, 3], ND)
+    d = acl.create_tensor_desc(C.ACL_FLOAT, [2, 3], ND)
     acl.op.create_attr()
     assert acl.op.create_handle("Add", [d, d], [d], 0)[1] == 0
     assert acl.rt.reset_device(0) == 0

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from test_sim_op_helpers import ND, compile_ops, device, empty, fetch, op, tensor
+from acl_teach.spec import constants as C
 
 CAST = op("Cast", [tensor("float32", [4])], [tensor("float16", [4])], {"dst_type": ("int", 1)})
 ARGMAX = op("ArgMaxD", [tensor("float16", [4])], [tensor("int32", [1])], {"dimension": ("int", 0)})
@@ -22,7 +23,7 @@ def ops(ready, tmp_path):
 
 def _cast_works(acl, stream):
     """The stream still runs work after whatever happened before."""
-    src, dst = (acl.create_tensor_desc(t, [4], ND) for t in (acl.ACL_FLOAT, acl.ACL_FLOAT16))
+    src, dst = (acl.create_tensor_desc(t, [4], ND) for t in (C.ACL_FLOAT, C.ACL_FLOAT16))
     (_, sb), (dp, db) = device(acl, np.array([1.5, -2, 3, 4], np.float32)), empty(acl, 8)
     assert acl.op.cast(src, sb, dst, db, 0, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
@@ -31,7 +32,7 @@ def _cast_works(acl, stream):
 
 def test_cast_with_no_inputs_is_refused_at_the_call(ops):
     acl, stream = ops
-    d = acl.create_tensor_desc(acl.ACL_FLOAT16, [4], ND)
+    d = acl.create_tensor_desc(C.ACL_FLOAT16, [4], ND)
     _, buf = empty(acl, 8)
     assert acl.op.execute_v2("Cast", [], [], [d], [buf], 0, stream) == 100024
     for _ in range(3):
@@ -43,7 +44,7 @@ def test_argmax_dimension_that_does_not_fit_a_c_int(ops):
     acl, stream = ops
     attr = acl.op.create_attr()
     assert acl.op.set_attr_int(attr, "dimension", 2 ** 40) == 0
-    x, y = acl.create_tensor_desc(acl.ACL_FLOAT16, [4], ND), acl.create_tensor_desc(acl.ACL_INT32, [1], ND)
+    x, y = acl.create_tensor_desc(C.ACL_FLOAT16, [4], ND), acl.create_tensor_desc(C.ACL_INT32, [1], ND)
     (_, xb), (_, yb) = device(acl, np.ones(4, np.float16)), empty(acl, 4)
     assert acl.op.execute_v2("ArgMaxD", [x], [xb], [y], [yb], attr, stream) == 100024
     assert acl.rt.synchronize_stream(stream) == 0
@@ -54,11 +55,11 @@ def test_argmax_over_an_empty_axis(ops, tmp_path):
     acl, stream = ops
     attr = acl.op.create_attr()
     acl.op.set_attr_int(attr, "dimension", 0)
-    x = acl.create_tensor_desc(acl.ACL_FLOAT16, [0], ND)
+    x = acl.create_tensor_desc(C.ACL_FLOAT16, [0], ND)
     (_, xb), (_, yb) = empty(acl, 0), empty(acl, 4)
-    y = acl.create_tensor_desc(acl.ACL_INT32, [1], ND)
+    y = acl.create_tensor_desc(C.ACL_INT32, [1], ND)
     assert acl.op.execute_v2("ArgMaxD", [x], [xb], [y], [yb], attr, stream) == 100024
-    y0 = acl.create_tensor_desc(acl.ACL_INT32, [0], ND)  # every output empty: nothing to do (IsAllTensorEmpty)
+    y0 = acl.create_tensor_desc(C.ACL_INT32, [0], ND)  # every output empty: nothing to do (IsAllTensorEmpty)
     assert acl.op.execute_v2("ArgMaxD", [x], [xb], [y0], [yb], attr, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
     assert _cast_works(acl, stream)
@@ -66,8 +67,8 @@ def test_argmax_over_an_empty_axis(ops, tmp_path):
 
 def test_cast_on_a_desc_too_big_for_memory(ops):
     acl, stream = ops
-    src = acl.create_tensor_desc(acl.ACL_FLOAT, [2 ** 31, 2 ** 31, 4], ND)
-    dst = acl.create_tensor_desc(acl.ACL_FLOAT16, [2 ** 31, 2 ** 31, 4], ND)
+    src = acl.create_tensor_desc(C.ACL_FLOAT, [2 ** 31, 2 ** 31, 4], ND)
+    dst = acl.create_tensor_desc(C.ACL_FLOAT16, [2 ** 31, 2 ** 31, 4], ND)
     assert acl.get_tensor_desc_size(src) == 0  # 2**66 bytes overflow size_t: CANN reports 0
     (_, sb), (_, db) = empty(acl, 16), empty(acl, 8)
     assert acl.op.cast(src, sb, dst, db, 0, stream) == 100024
@@ -85,7 +86,7 @@ def test_dims_beyond_int64_fail_in_argument_parsing(ready):
 
 def test_a_kernel_failure_is_reported_once_and_the_stream_recovers(ops):
     acl, stream = ops
-    d = [acl.create_tensor_desc(acl.ACL_INT32, [3], ND) for _ in range(3)]
+    d = [acl.create_tensor_desc(C.ACL_INT32, [3], ND) for _ in range(3)]
     (_, a), (_, b), (_, c) = device(acl, np.array([1, 2, 3], np.int32)), device(acl, np.array([1, 0, 1], np.int32)), \
         empty(acl, 12)
     assert acl.op.execute_v2("Div", d[:2], [a, b], d[2:], [c], 0, stream) == 0
@@ -97,7 +98,7 @@ def test_a_kernel_failure_is_reported_once_and_the_stream_recovers(ops):
 
 def test_memory_freed_before_the_stream_runs(ops):
     acl, stream = ops
-    src, dst = (acl.create_tensor_desc(t, [4], ND) for t in (acl.ACL_FLOAT, acl.ACL_FLOAT16))
+    src, dst = (acl.create_tensor_desc(t, [4], ND) for t in (C.ACL_FLOAT, C.ACL_FLOAT16))
     (sp, sb), (_, db) = device(acl, np.ones(4, np.float32)), empty(acl, 8)
     assert acl.op.cast(src, sb, dst, db, 0, stream) == 0
     assert acl.rt.free(sp) == 0
@@ -114,7 +115,7 @@ def test_a_value_dependent_kernel_checks_the_values_it_was_built_for(ready, tmp_
     assert acl.op.set_model_dir(compile_ops(tmp_path, [argmax])) == 0
     stream, _ = acl.rt.create_stream()
     attr = acl.op.create_attr()
-    assert acl.op.set_attr_data_type(attr, "dtype", acl.ACL_INT32) == (attr, 0)
+    assert acl.op.set_attr_data_type(attr, "dtype", C.ACL_INT32) == (attr, 0)
     x = np.array([[0, 9, 1, 2, 3], [7, 1, 1, 1, 1], [1, 1, 1, 1, 8]], np.float32)
     descs = [acl.create_tensor_desc(t, s, ND) for t, s in ((0, [3, 5]), (3, [1]), (3, [3]))]
     (_, xb), (_, yb) = device(acl, x), empty(acl, 12)

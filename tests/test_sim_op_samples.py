@@ -4,6 +4,7 @@ import numpy as np
 
 from acl_teach.sim import inspect as sim_inspect
 from test_sim_op_helpers import ND, compile_ops, device, empty, fetch, om_files, op, tensor
+from acl_teach.spec import constants as C
 
 F32, F16, I32, I64 = 0, 1, 3, 9
 ADD = op("Add", [tensor("float16", [8, 16]), tensor("float16", [8, 16])], [tensor("float16", [8, 16])])
@@ -36,7 +37,7 @@ def test_acl_operator_add_sample(acl, tmp_path):
     rng = np.random.default_rng(7)
     a = rng.standard_normal((8, 16)).astype(np.float16)
     b = rng.standard_normal((8, 16)).astype(np.float16)
-    descs = [acl.create_tensor_desc(acl.ACL_FLOAT16, [8, 16], acl.ACL_FORMAT_ND) for _ in range(3)]
+    descs = [acl.create_tensor_desc(C.ACL_FLOAT16, [8, 16], C.ACL_FORMAT_ND) for _ in range(3)]
     assert acl.get_tensor_desc_size(descs[0]) == 256
     (pa, ba), (pb, bb) = device(acl, a), device(acl, b)
     pc, bc = empty(acl, acl.get_tensor_desc_size(descs[2]))
@@ -67,11 +68,11 @@ def test_acl_execute_slice_sample(acl, tmp_path):
     context, stream = _open(acl, compile_ops(tmp_path, ops))
     x = np.arange(24, dtype=np.float32).reshape(4, 6) / 7
     px, bx = device(acl, x)
-    x_desc = acl.create_tensor_desc(acl.ACL_FLOAT, [4, 6], ND)
-    y_desc = acl.create_tensor_desc(acl.ACL_FLOAT, [2, 3], ND)
+    x_desc = acl.create_tensor_desc(C.ACL_FLOAT, [4, 6], ND)
+    y_desc = acl.create_tensor_desc(C.ACL_FLOAT, [2, 3], ND)
     const_descs = []
     for values in (offsets, size):
-        desc = acl.create_tensor_desc(acl.ACL_INT32, [2], ND)
+        desc = acl.create_tensor_desc(C.ACL_INT32, [2], ND)
         data = values.tobytes()
         assert acl.set_tensor_const(desc, acl.util.bytes_to_ptr(data), len(data)) == 0
         const_descs.append(desc)
@@ -104,7 +105,7 @@ def test_batch_matmul_sample(acl, tmp_path):
     b = rng.integers(-3, 4, (2, 5, 4)).astype(np.float16)
     attr = acl.op.create_attr()
     assert acl.op.set_attr_bool(attr, "adj_x2", True) == 0
-    descs = [acl.create_tensor_desc(acl.ACL_FLOAT16, d, ND) for d in ([2, 3, 4], [2, 5, 4], [2, 3, 5])]
+    descs = [acl.create_tensor_desc(C.ACL_FLOAT16, d, ND) for d in ([2, 3, 4], [2, 5, 4], [2, 3, 5])]
     (_, ba), (_, bb), (pc, bc) = device(acl, a), device(acl, b), empty(acl, 60)
     assert acl.op.execute_v2("BatchMatMul", descs[:2], [ba, bb], descs[2:], [bc], attr, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
@@ -113,7 +114,7 @@ def test_batch_matmul_sample(acl, tmp_path):
 
     ai = rng.integers(-100, 100, (2, 3, 4)).astype(np.int32)
     bi = rng.integers(-100, 100, (2, 4, 5)).astype(np.int32)
-    idescs = [acl.create_tensor_desc(acl.ACL_INT32, d, ND) for d in ([2, 3, 4], [2, 4, 5], [2, 3, 5])]
+    idescs = [acl.create_tensor_desc(C.ACL_INT32, d, ND) for d in ([2, 3, 4], [2, 4, 5], [2, 3, 5])]
     (_, bai), (_, bbi), (pci, bci) = device(acl, ai), device(acl, bi), empty(acl, 120)
     assert acl.op.execute_v2("BatchMatMul", idescs[:2], [bai, bbi], idescs[2:], [bci], 0, stream) == 0
     assert acl.rt.synchronize_stream(stream) == 0
@@ -124,8 +125,8 @@ def test_op_not_compiled_wrong_attr_and_bad_dtype(acl, tmp_path, capsys):
     """Failures a board gives: 100024 for anything not compiled exactly (op type, dtype, attr)."""
     ops = [ADD, op("ArgMaxD", [tensor("float32", [4, 10])], [tensor("int32", [4])], {"dimension": ("int", 1)})]
     context, stream = _open(acl, compile_ops(tmp_path, ops))
-    x = acl.create_tensor_desc(acl.ACL_FLOAT, [4, 10], ND)
-    y = acl.create_tensor_desc(acl.ACL_INT32, [4], ND)
+    x = acl.create_tensor_desc(C.ACL_FLOAT, [4, 10], ND)
+    y = acl.create_tensor_desc(C.ACL_INT32, [4], ND)
     (_, bx), (py, by) = device(acl, np.arange(40, dtype=np.float32).reshape(4, 10)), empty(acl, 16)
     attr = acl.op.create_attr()
     # not compiled at all
@@ -138,7 +139,7 @@ def test_op_not_compiled_wrong_attr_and_bad_dtype(acl, tmp_path, capsys):
     assert "attrs {dimension: 0 (int)} given, {dimension: 1 (int)} compiled" in acl.get_recent_err_msg()
     # the right attr but a dtype that was not compiled
     assert acl.op.set_attr_int(attr, "dimension", 1) == 0
-    x16 = acl.create_tensor_desc(acl.ACL_FLOAT16, [4, 10], ND)
+    x16 = acl.create_tensor_desc(C.ACL_FLOAT16, [4, 10], ND)
     assert acl.op.execute_v2("ArgMaxD", [x16], [bx], [y], [by], attr, stream) == 100024
     assert "input 0: ACL_FLOAT16 [4, 10] ND given, ACL_FLOAT [4, 10] ND compiled" in acl.get_recent_err_msg()
     # nothing was queued by the refusals; the good call runs

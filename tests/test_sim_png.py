@@ -50,3 +50,4 @@ def test_predict_dec_size_aligns_width_to_128_and_height_to_16(ready):
     assert _predict(acl, deep.getvalue(), D.PIXEL_FORMAT_RGB_888) == (128 * 6 * 48, 0)
     assert _predict(acl, _png("RGB", (31, 100)), D.PIXEL_FORMAT_RGB_888) == (0, 100000)
     assert _predict(acl, _png("RGB", (4097, 40)), D.PIXEL_FORMAT_RGB_888) == (0, 100000)
+

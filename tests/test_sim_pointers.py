@@ -19,6 +19,7 @@ import pytest
 from acl_teach.spec.constants import (ACL_CALLBACK_BLOCK, ACL_MEM_MALLOC_HUGE_FIRST, ACL_MEMCPY_DEVICE_TO_HOST,
                                       ACL_MEMCPY_HOST_TO_DEVICE)
 from helpers import ROOT, build
+from acl_teach import sim
 
 H2D, D2H = ACL_MEMCPY_HOST_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST
 
@@ -109,7 +110,7 @@ def test_load_from_mem_of_an_mmapped_om(ready, ctx, tiny_models):
 
 def test_a_board_program_feeds_ndarray_pointers_straight_to_the_model(acl, tiny_models):
     """On a board (ACL_DEVICE) host memory is device memory: create_data_buffer(arr.ctypes.data, n)."""
-    acl.configure(run_mode="device")
+    sim.configure(run_mode="device")
     acl.init()
     acl.rt.set_device(0)
     model_id, ret = acl.mdl.load_from_file(tiny_models["static"])
@@ -147,7 +148,7 @@ def test_acllite_image_data_pointer_reads_what_the_bytes_held(ready, ctx, capsys
     check_ret("acl.rt.memcpy", ready.rt.memcpy(back.ctypes.data, 300, dev, 300, D2H))
     assert np.array_equal(back, frame)
     assert "no longer exists" in capsys.readouterr().err
-    assert any("no longer exists" in w.message for w in ready.warnings())
+    assert any("no longer exists" in w.message for w in sim.warnings())
 
 
 # -- over-strict 5: destroy after finalize ----------------------------------------------------------------
@@ -214,7 +215,7 @@ def test_malloc_padding_is_inside_the_allocation(ready, ctx):
     dev, _ = ready.rt.malloc(100, ACL_MEM_MALLOC_HUGE_FIRST)   # ALIGN_UP(100, 32) + 32 = 160 bytes
     data = bytes(range(160))
     check_ret("memcpy", ready.rt.memcpy(dev, 160, ready.util.bytes_to_ptr(data), 160, H2D))
-    assert ready.warnings() == []  # no copy past the end: the padding is part of the allocation
+    assert sim.warnings() == []  # no copy past the end: the padding is part of the allocation
     assert ready.rt.memset(dev, 200, 0, 161) == 107000  # one byte past the padding
     free, total, _ = ready.rt.get_mem_info(0)
     assert total - free == 160

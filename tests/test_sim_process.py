@@ -1,5 +1,6 @@
 """acl.init / finalize / version / errors messages / leak report."""
 import json
+from acl_teach import sim
 
 
 def test_init_twice_returns_100002_and_stays_initialised(acl):
@@ -35,7 +36,7 @@ def test_init_with_missing_or_broken_config(acl, tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
     assert acl.init(str(bad)) == 100006
-    assert acl.state().initialized is False
+    assert sim.state().initialized is False
 
 
 def test_runtime_before_init_returns_100001(acl):
@@ -69,7 +70,7 @@ def test_finalize_prints_leak_report_with_creating_line(acl, capsys):
     assert "leak report" in err
     assert "device memory" in err and f"{ptr:#x}" in err and "test_sim_process.py" in err
     assert "default context" in err  # reset_device was never called
-    assert acl.ledger() == []
+    assert sim.ledger() == []
 
 
 def test_clean_run_prints_no_leak_report(acl, capsys):
@@ -79,17 +80,17 @@ def test_clean_run_prints_no_leak_report(acl, capsys):
     capsys.readouterr()
     assert acl.finalize() == 0
     assert "leak report" not in capsys.readouterr().err
-    assert acl.leak_report() == ""
+    assert sim.leak_report() == ""
 
 
 def test_reset_returns_a_fresh_process(acl):
     assert acl.init() == 0
-    acl.reset()
+    sim.reset()
     assert acl.init() == 0  # not 100002: the simulated process is new
-    assert acl.ledger()[0].kind == "acl"
+    assert sim.ledger()[0].kind == "acl"
 
 
 def test_explain_off_keeps_stderr_quiet(acl, capsys):
-    acl.configure(explain=False)
+    sim.configure(explain=False)
     acl.rt.malloc(1, 0)
     assert capsys.readouterr().err == ""

@@ -26,6 +26,7 @@ from acl_teach.sim.memory import MemorySpace
 from acl_teach.sim.model import models
 from acl_teach.sim.state import Config, SimulatorFault
 from acl_teach.spec import om
+from acl_teach.spec import constants as C
 
 H2D, D2H = 1, 2
 
@@ -40,7 +41,7 @@ def finished_within(seconds, func, *args):
 
 
 def device_free(acl):
-    free, total, ret = acl.rt.get_mem_info(acl.ACL_DDR_MEM)
+    free, total, ret = acl.rt.get_mem_info(C.ACL_DDR_MEM)
     assert ret == 0
     return total - free
 
@@ -95,7 +96,7 @@ def test_process_report_forever_in_an_unsubscribed_thread_returns(ready):
 
 
 def test_process_report_forever_is_bounded_when_subscribed(ready):
-    ready.configure(wait_timeout_s=0.2)
+    sim.configure(wait_timeout_s=0.2)
     context, _ = ready.rt.get_context()
     stream, _ = ready.rt.create_stream()
 
@@ -119,14 +120,14 @@ def test_finalize_after_create_context_without_set_device(acl, tiny_models):
     assert ret == 0
     stream, _ = acl.rt.create_stream()
     assert acl.finalize() == 0
-    assert sim_inspect.live() == [] and acl.state().memory.device_used == 0
-    assert acl.state().handles == {} and models().loaded == {}
+    assert sim_inspect.live() == [] and sim.state().memory.device_used == 0
+    assert sim.state().handles == {} and models().loaded == {}
     assert acl.init() == 0 and acl.rt.set_device(0) == 0
     assert device_free(acl) == 0
     data = bytes(16)
     assert acl.rt.memcpy(dev, 16, acl.util.bytes_to_ptr(data), 16, H2D) == 0  # a use after free: warned
     assert "already freed by implicit: acl.finalize" in acl.get_recent_err_msg()
-    assert acl.state().memory.device_used == 0  # the dead block is charged to nobody
+    assert sim.state().memory.device_used == 0  # the dead block is charged to nobody
     assert acl.mdl.unload(model_id) == 145003
     assert acl.rt.set_context(context) == 107000
     assert acl.rt.destroy_stream(stream) == 107000
@@ -145,9 +146,9 @@ def test_finalize_after_create_context_without_set_device(acl, tiny_models):
 def test_ptr_to_numpy_impossible_shapes_raise_what_the_binding_raises(ready, shape, error, text):
     host, _ = ready.rt.malloc_host(16)
     with pytest.raises(error, match=text):
-        ready.util.ptr_to_numpy(host, shape, ready.NPY_UBYTE)
+        ready.util.ptr_to_numpy(host, shape, C.NPY_UBYTE)
     with pytest.raises(SimulatorFault):  # a valid shape larger than the memory: the host would crash
-        ready.util.ptr_to_numpy(host, (2 ** 40,), ready.NPY_UBYTE)
+        ready.util.ptr_to_numpy(host, (2 ** 40,), C.NPY_UBYTE)
 
 
 # -- C5: bytes_to_ptr from many threads ----------------------------------------------------------------------
@@ -215,7 +216,7 @@ def test_tampered_headers_fail_to_load_and_leave_nothing(ready, tiny_models, edi
         model_id, ret = load_bytes(ready, data)
         assert (model_id, ret) == (0, 100012), edit
     assert device_free(ready) == 0
-    assert not [e for e in ready.ledger() if e.kind == "model"]
+    assert not [e for e in sim.ledger() if e.kind == "model"]
 
 
 def test_legacy_om_with_consistent_but_wrong_gear_dims_is_caught_against_the_graph(ready, tiny_models):
@@ -243,7 +244,7 @@ def test_every_single_bit_flip_in_the_header_is_caught(ready, tiny_models):
         flipped = bytearray(data)
         flipped[bit // 8] ^= 1 << (bit % 8)
         assert load_bytes(ready, bytes(flipped))[1] in (100012, 100013, 100015)
-    assert device_free(ready) == 0 and not [e for e in ready.ledger() if e.kind == "model"]
+    assert device_free(ready) == 0 and not [e for e in sim.ledger() if e.kind == "model"]
 
 
 def test_current_files_carry_a_header_checksum_and_old_ones_still_load(ready, tiny_models):
@@ -270,7 +271,7 @@ def test_memcpy_into_a_shared_one_byte_bytes_object_is_refused(ready):
         assert ready.rt.memset_async(ptr, 1, 0, 1, stream) == 107000
     assert ready.rt.synchronize_stream(stream) == 0
     assert b"a" != b"Z" and bytes([97]) == b"a"
-    view = ready.util.ptr_to_numpy(ready.util.bytes_to_ptr(b"a"), (1,), ready.NPY_UBYTE)
+    view = ready.util.ptr_to_numpy(ready.util.bytes_to_ptr(b"a"), (1,), C.NPY_UBYTE)
     assert not view.flags.writeable
 
 
@@ -282,7 +283,7 @@ def test_acllite_style_copy_into_a_bytes_object_works_with_a_warning(ready):
     assert ready.rt.memcpy(ready.util.bytes_to_ptr(output), 16, dev, 16, D2H) == 0
     assert np.frombuffer(output, np.uint8).tolist() == [7] * 16
     assert "bytes are immutable" in ready.get_recent_err_msg()
-    ready.configure(strict=True)
+    sim.configure(strict=True)
     again = np.zeros(16, np.uint8).tobytes()
     assert ready.rt.memcpy(ready.util.bytes_to_ptr(again), 16, dev, 16, D2H) == 107000
     assert again == bytes(16)
@@ -575,9 +576,11 @@ def check_ledger(finalized=False):
             assert entry.handle in state.handles, entry.line()
     for model_id in models().loaded:
         assert state.ledger.get(("model", model_id)) is not None
-    if finalized:  # acl.finalize() returned 0: nothing may be left
-        assert sim_inspect.live() == [] and memory.device_used == 0 and not models().loaded
-        assert state.handles == {} and not memory.allocs
+    if finalized:  # acl.finalize() returned 0: nothing is left but datasets and data buffers (host structs)
+        host_structs = ("dataset", "data buffer")
+        assert [e for e in sim_inspect.live() if e.kind not in host_structs] == []
+        assert memory.device_used == 0 and not models().loaded and not memory.allocs
+        assert all(type(obj).__name__ in ("Dataset", "DataBuffer") for obj in state.handles.values())
 
 
 def run_program(seed, paths, strict, length):
@@ -617,6 +620,7 @@ def run_program(seed, paths, strict, length):
         gc.collect()
 
 
+@pytest.mark.heavy  # 150 random programs: scheduled early (tests/xdist_groups.py)
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # numpy_to_ptr's, as pyACL warns
 @settings(max_examples=150, deadline=None, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

@@ -1,12 +1,14 @@
 """Devices and contexts."""
 import threading
+from acl_teach import sim
+from acl_teach.spec import constants as C
 
 
 def test_set_device_makes_default_context_current(ready):
     ctx, ret = ready.rt.get_context()
     assert ret == 0 and ctx != 0
     assert ready.rt.get_device() == (0, 0)
-    kinds = [e.kind for e in ready.ledger()]
+    kinds = [e.kind for e in sim.ledger()]
     assert kinds == ["acl", "device", "default context", "default stream"]
 
 
@@ -18,7 +20,7 @@ def test_invalid_device_id_returns_107001(acl):
 
 
 def test_device_count_is_configurable(acl):
-    acl.configure(device_count=2)
+    sim.configure(device_count=2)
     acl.init()
     assert acl.rt.get_device_count() == (2, 0)
     assert acl.rt.set_device(1) == 0
@@ -28,17 +30,17 @@ def test_device_count_is_configurable(acl):
 def test_set_device_is_reference_counted(ready):
     assert ready.rt.set_device(0) == 0
     assert ready.rt.reset_device(0) == 0
-    assert any(e.kind == "device" for e in ready.ledger())
+    assert any(e.kind == "device" for e in sim.ledger())
     assert ready.rt.reset_device(0) == 0
-    assert not any(e.kind in ("device", "default context") for e in ready.ledger())
+    assert not any(e.kind in ("device", "default context") for e in sim.ledger())
     assert ready.rt.reset_device(0) == 107000
 
 
 def test_run_mode_default_host_and_configurable(acl):
     acl.init()
-    assert acl.rt.get_run_mode() == (acl.ACL_HOST, 0) == (1, 0)
-    acl.reset()
-    acl.configure(run_mode="device")
+    assert acl.rt.get_run_mode() == (C.ACL_HOST, 0) == (1, 0)
+    sim.reset()
+    sim.configure(run_mode="device")
     acl.init()
     assert acl.rt.get_run_mode() == (0, 0)
 
@@ -95,9 +97,9 @@ def test_reset_device_releases_leftovers_implicitly(ready):
     stream, _ = ready.rt.create_stream()
     ctx, _ = ready.rt.create_context(0)
     assert ready.rt.reset_device(0) == 0
-    assert [e.kind for e in ready.ledger()] == ["acl"]
-    gone = {e.handle: e.released_by for e in ready.ledger(include_released=True)}
+    assert [e.kind for e in sim.ledger()] == ["acl"]
+    gone = {e.handle: e.released_by for e in sim.ledger(include_released=True)}
     assert gone[ptr] == "implicit: acl.rt.reset_device"
     assert gone[ctx] == "implicit: acl.rt.reset_device"
     assert gone[stream].startswith("implicit: ")
-    assert "device memory" in ready.leak_report()
+    assert "device memory" in sim.leak_report()

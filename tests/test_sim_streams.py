@@ -3,6 +3,7 @@ import threading
 import time
 
 import pytest
+from acl_teach import sim
 
 H2D, D2H = 1, 2
 
@@ -120,7 +121,7 @@ def test_process_report_drives_the_stream_without_synchronize(ready, stream):
 
 
 def test_blocking_callback_with_nobody_processing_times_out(ready, stream):
-    ready.configure(wait_timeout_s=0.2)
+    sim.configure(wait_timeout_s=0.2)
     tid, _ = ready.util.start_thread(lambda: time.sleep(0.5), None)
     ready.rt.subscribe_report(tid, stream)
     ready.rt.launch_callback(lambda d: None, None, 1, stream)
@@ -173,7 +174,7 @@ def test_stop_thread_reports_thread_errors(ready):
 
 
 def test_stop_thread_gives_up_instead_of_hanging(ready):
-    ready.configure(wait_timeout_s=0.1)
+    sim.configure(wait_timeout_s=0.1)
     release = threading.Event()
     tid, _ = ready.util.start_thread(lambda: release.wait(5), None)
     assert ready.util.stop_thread(tid) == 107019
@@ -184,13 +185,13 @@ def test_subscribe_with_a_thread_that_is_not_running_warns(ready, stream):
     assert ready.rt.subscribe_report(424242, stream) == 0  # the runtime only records the id
     assert "not a running thread" in ready.get_recent_err_msg()
     assert ready.rt.unsubscribe_report(424242, stream) == 0
-    ready.configure(strict=True)
+    sim.configure(strict=True)
     assert ready.rt.subscribe_report(424242, stream) == 100000
 
 
 def test_subscriptions_appear_in_the_ledger(ready, stream):
     tid, _ = ready.util.start_thread(lambda: time.sleep(0.3), None)
     ready.rt.subscribe_report(tid, stream)
-    assert any(e.kind == "subscription" for e in ready.ledger())
+    assert any(e.kind == "subscription" for e in sim.ledger())
     ready.rt.unsubscribe_report(tid, stream)
-    assert not any(e.kind == "subscription" for e in ready.ledger())
+    assert not any(e.kind == "subscription" for e in sim.ledger())

@@ -4,6 +4,8 @@ import warnings
 
 import numpy as np
 import pytest
+from acl_teach import sim
+from acl_teach.spec import constants as C
 
 
 def test_bytes_to_ptr_points_into_the_object(ready):
@@ -44,7 +46,7 @@ def test_a_dead_bytes_to_ptr_pointer_reads_the_old_bytes_with_a_warning(ready, c
     assert err.count("no longer exists") == 1 and "usually still the old bytes" in err
     assert ready.rt.memcpy(dev, 16, ptr, 16, 1) == 0  # said once per object
     assert "no longer exists" not in capsys.readouterr().err
-    ready.configure(strict=True)
+    sim.configure(strict=True)
     assert ready.rt.memcpy(dev, 16, ptr, 16, 1) == 107000
 
 
@@ -52,7 +54,7 @@ def test_numpy_to_ptr_zero_copy_and_warnings(ready):
     arr = np.arange(4, dtype=np.float32)
     with pytest.warns(DeprecationWarning, match="bytes_to_ptr"):
         ptr = ready.util.numpy_to_ptr(arr)
-    view = ready.util.ptr_to_numpy(ptr, (4,), ready.NPY_FLOAT)
+    view = ready.util.ptr_to_numpy(ptr, (4,), C.NPY_FLOAT)
     view[0] = 42.0
     assert arr[0] == 42.0
     with pytest.raises(ValueError):
@@ -72,7 +74,7 @@ def test_numpy_to_ptr_warns_on_non_contiguous_and_stays_in_bounds(ready):
     host, _ = ready.rt.malloc_host(8)
     ready.rt.memcpy(host, 8, dev, 8, 2)
     assert ready.util.ptr_to_bytes(host, 8) == bytes([7]) + b"\xff" * 7
-    ready.configure(strict=True)
+    sim.configure(strict=True)
     assert ready.rt.memcpy(dev, 8, ptr, 8, 1) == 107000
 
 
@@ -85,7 +87,7 @@ def test_numpy_contiguous_to_ptr(ready):
 
 def test_ptr_to_bytes_copies_and_ptr_to_numpy_views(ready):
     host, _ = ready.rt.malloc_host(8)
-    view = ready.util.ptr_to_numpy(host, (2,), ready.NPY_FLOAT)
+    view = ready.util.ptr_to_numpy(host, (2,), C.NPY_FLOAT)
     view[:] = [1.5, -2.0]
     copy = ready.util.ptr_to_bytes(host, 8)
     view[:] = 0
@@ -96,7 +98,7 @@ def test_ptr_to_bytes_copies_and_ptr_to_numpy_views(ready):
 
 def test_ptr_to_numpy_keeps_the_object_alive(ready):
     data = bytes(range(4))
-    view = ready.util.ptr_to_numpy(ready.util.bytes_to_ptr(data), (4,), ready.NPY_UBYTE)
+    view = ready.util.ptr_to_numpy(ready.util.bytes_to_ptr(data), (4,), C.NPY_UBYTE)
     del data
     gc.collect()
     assert view.tolist() == [0, 1, 2, 3]
@@ -110,7 +112,7 @@ def test_ptr_to_numpy_argument_checks(ready):
         ready.util.ptr_to_numpy(host, (2.0,), 11)
     with pytest.raises(ValueError, match="unsupported numpy type"):
         ready.util.ptr_to_numpy(host, (2,), 99)
-    with pytest.raises(ready.SimulatorFault, match="run past the end"):
+    with pytest.raises(sim.SimulatorFault, match="run past the end"):
         ready.util.ptr_to_numpy(host, (4,), 11)
 
 

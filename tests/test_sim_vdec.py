@@ -293,3 +293,76 @@ def test_vdec_needs_init_and_a_context(acl):
     assert acl.media.vdec_send_frame(desc, 0, 0, 0, None) == 107002
     assert acl.media.vdec_destroy_channel_desc(desc) == 0
     assert acl.finalize() == 0
+
+
+def test_send_frame_returns_before_the_frame_is_decoded(ready, h264):
+    """The decode is device work run for the callback thread: nothing is written before that thread reports."""
+    import threading
+    gate = threading.Event()
+    vdec = Vdec(ready, gate=gate)
+    ws, hs = V.vdec_strides(W, H)
+    for i, unit in enumerate(h264[:3]):
+        assert vdec.send(unit, i, V.yuv420sp_size(ws, hs)) == 0
+    assert vdec.results == []  # sent, not decoded: the callback thread has not called process_report yet
+    gate.set()
+    assert vdec.close() == 0  # waits for the three callbacks
+    assert [r["user"] for r in vdec.results] == [0, 1, 2] and all(r["ret_code"] == 0 for r in vdec.results)
+
+
+def test_destroy_without_a_callback_thread_warns_and_does_not_hang(ready, h264, capsys):
+    acl = ready
+    vdec = Vdec(acl)
+    vdec.thread.stop()  # the sample's mistake: the callback thread ends before the channel is destroyed
+    assert vdec.send(h264[0], 0, V.yuv420sp_size(208, 130)) == 0
+    assert acl.media.vdec_destroy_channel(vdec.desc) == 0  # faithful: a board would wait; the simulator warns
+    assert "never ran" in capsys.readouterr().err
+    assert vdec.results == []
+    acl.media.vdec_destroy_frame_config(vdec.config)
+    acl.media.vdec_destroy_channel_desc(vdec.desc)
+    acl.configure(strict=True)
+    try:
+        vdec = Vdec(acl, channel_id=1)
+        vdec.thread.stop()
+        assert vdec.send(h264[0], 0, V.yuv420sp_size(208, 130)) == 0
+        assert acl.media.vdec_destroy_channel(vdec.desc) == 507046
+    finally:
+        acl.configure(strict=False)
+
+
+def test_a_skipped_frame_is_decoded_as_a_reference_only(ready, h264):
+    acl = ready
+    vdec = Vdec(acl)
+    ptr = to_dvpp(acl, h264[0])
+    vdec.inputs.append(ptr)
+    sd = acl.media.dvpp_create_stream_desc()
+    acl.media.dvpp_set_stream_desc_data(sd, ptr)
+    acl.media.dvpp_set_stream_desc_size(sd, len(h264[0]))
+    assert acl.media.vdec_send_skipped_frame(vdec.desc, sd, vdec.config, "skipped") == 0
+    assert vdec.send(h264[1], "next", V.yuv420sp_size(208, 130)) == 0  # a P-frame: needs frame 0 as reference
+    assert vdec.close() == 0
+    assert [(r["user"], r.get("eos", False)) for r in vdec.results] == [("skipped", True), ("next", False)]
+    assert np.array_equal(nv12_visible(vdec.results[1]["picture"], W, H, 208, 130), video.decode_nv12(h264[:2])[1])
+
+
+def test_a_stream_below_128x128_is_a_frame_failure(ready):
+    units = video.encode(IMAGES, 96, 96, 2, "h264")
+    vdec = Vdec(ready)
+    for i, unit in enumerate(units):
+        assert vdec.send(unit, i, V.yuv420sp_size(96, 96)) == 0
+    assert vdec.close() == 0
+    assert [r["ret_code"] for r in vdec.results] == [507018, 507018]
+
+
+def test_a_422_stream_is_a_frame_failure_vdec_outputs_420_only(ready):
+    import av
+    from fractions import Fraction
+    enc = av.CodecContext.create("libx264", "w")
+    enc.width, enc.height, enc.pix_fmt, enc.time_base = 160, 128, "yuv422p", Fraction(1, 25)
+    enc.options = {"preset": "ultrafast", "x264-params": "bframes=0"}
+    frame = av.VideoFrame(160, 128, "yuv422p")
+    frame.pts = 0
+    units = [bytes(p) for p in enc.encode(frame)] + [bytes(p) for p in enc.encode(None)]
+    vdec = Vdec(ready, entype=V.H264_HIGH_LEVEL)
+    assert vdec.send(units[0], 0, V.yuv420sp_size(160, 128)) == 0
+    assert vdec.close() == 0
+    assert [r["ret_code"] for r in vdec.results] == [507018]

@@ -166,6 +166,8 @@ def test_venc_desc_fields_and_params_round_trip_with_the_binding_shapes(ready):
     assert acl.media.venc_get_channel_desc_param(desc, V.ACL_VENC_CALLBACK_PTR) == (fn, 0)
     assert acl.media.venc_get_channel_desc_callback(desc) is fn
     assert acl.media.venc_get_channel_desc_param(desc, 13) == (0, 100000)
+    with pytest.raises(SystemError, match="returned a result with an exception set"):
+        acl.media.venc_set_channel_desc_param(desc, V.ACL_VENC_CALLBACK_PTR, 5)
     with pytest.raises(TypeError, match="args parse failed!"):
         acl.media.venc_set_channel_desc_param(desc, V.ACL_VENC_PIC_WIDTH_UINT32, "wide")
     cfg = acl.media.venc_create_frame_config()
@@ -173,3 +175,20 @@ def test_venc_desc_fields_and_params_round_trip_with_the_binding_shapes(ready):
     assert acl.media.venc_set_frame_config_force_i_frame(cfg, 256) == 0  # B masks to 0
     assert acl.media.venc_get_frame_config_force_i_frame(cfg) == 0
     assert acl.media.venc_destroy_frame_config(cfg) == 0 and acl.media.venc_destroy_channel_desc(desc) == 0
+
+
+def test_the_picture_is_read_at_send_time_so_it_may_be_freed_at_once(ready, pictures):
+    """venc_image frees its input with dvpp_free right after the last venc_send_frame, before destroying the channel."""
+    acl = ready
+    venc = Venc(acl)
+    ptr = to_dvpp(acl, pictures[0].tobytes())
+    pd = acl.media.dvpp_create_pic_desc()
+    acl.media.dvpp_set_pic_desc_data(pd, ptr)
+    acl.media.dvpp_set_pic_desc_size(pd, pictures[0].size)
+    for i in range(3):
+        assert acl.media.venc_send_frame(venc.desc, pd, 0, venc.config, i) == 0
+    assert acl.media.dvpp_free(ptr) == 0
+    assert venc.close() == 0
+    assert [(f["user"], f["ret_code"]) for f in venc.frames] == [(0, 0), (1, 0), (2, 0)]
+    assert len(video.decode_nv12([venc.stream])) == 3
+    assert acl.media.dvpp_destroy_pic_desc(pd) == 0

@@ -4,6 +4,7 @@ import pytest
 
 from acl_teach.spec import dvpp as D
 from video_programs import from_device, to_dvpp
+from acl_teach import sim
 
 W, H = 64, 48
 
@@ -112,7 +113,7 @@ def test_make_border_is_not_on_the_310_and_pads_on_the_310p(vpc):
     with pytest.raises(TypeError, match="the sixth argument is not list"):
         acl.media.dvpp_vpc_batch_crop_resize_make_border_async(*args[:5], border, *args[6:])
     assert acl.media.dvpp_vpc_batch_crop_resize_make_border_async(*args) == 200006  # Ascend310
-    acl.configure(soc_name="Ascend310P3")
+    sim.configure(soc_name="Ascend310P3")
     try:
         assert acl.media.dvpp_vpc_batch_crop_resize_make_border_async(*args) == 0
         assert acl.rt.synchronize_stream(stream) == 0
@@ -128,7 +129,7 @@ def test_make_border_is_not_on_the_310_and_pads_on_the_310p(vpc):
         y = np.frombuffer(from_device(acl, out["data"], out["size"]), np.uint8)[:W * H].reshape(H, W)
         assert (y[:8, 16:48] == y[8, 16:48]).all() and (y[8:40, :16] == y[8:40, 16:17]).all()
     finally:
-        acl.configure(soc_name="Ascend310")
+        sim.configure(soc_name="Ascend310")
 
 
 def test_pyr_down_halves_the_luma_on_the_310p(vpc):
@@ -138,7 +139,7 @@ def test_pyr_down_halves_the_luma_on_the_310p(vpc):
     out = dict(_output(acl, W // 2, H // 2), format=D.PIXEL_FORMAT_YUV_400)
     dst = _set(acl, acl.media.dvpp_create_pic_desc(), out)
     assert acl.media.dvpp_vpc_pyr_down_async(channel, src, dst, 0, stream) == 200006  # Ascend310
-    acl.configure(soc_name="Ascend310P3")
+    sim.configure(soc_name="Ascend310P3")
     try:
         assert acl.media.dvpp_vpc_pyr_down_async(channel, src, dst, 0, stream) == 0
         assert acl.rt.synchronize_stream(stream) == 0
@@ -150,7 +151,7 @@ def test_pyr_down_halves_the_luma_on_the_310p(vpc):
         assert np.abs(got.astype(int) - np.rint(want)).max() <= 1
         assert acl.media.dvpp_vpc_pyr_down_async(channel, src, dst, 1, stream) == 100000  # reserve must be NULL
     finally:
-        acl.configure(soc_name="Ascend310")
+        sim.configure(soc_name="Ascend310")
 
 
 def test_border_config_and_channel_param_round_trip(ready):

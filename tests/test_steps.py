@@ -283,7 +283,7 @@ def test_session_failing_to_load_leaves_nothing(steps, tmp_path):
 
 def test_backend_selection(monkeypatch):
     from acl_teach import backend
-    assert backend.use("sim") == "sim" and backend.acl() is sim
+    assert backend.use("sim") == "sim" and backend.acl() is sim.acl()
     assert backend.use("auto") == "sim"  # no CANN here
     with pytest.raises(RuntimeError, match="needs real pyACL"):
         backend.use("npu")

@@ -69,7 +69,10 @@ def _dependency_links(dest):
     return dest
 
 
-@pytest.fixture(scope="module")
+WHEEL = pytest.mark.xdist_group("e2e-wheel")  # the tests sharing one built and installed wheel run on one xdist worker
+
+
+@pytest.fixture(scope="session")
 def installed(tmp_path_factory):
     """The wheel built from a copy of the checkout, installed (no deps) into a fresh venv outside the checkout."""
     tmp = tmp_path_factory.mktemp("wheel")
@@ -91,6 +94,7 @@ def installed(tmp_path_factory):
             "env": env, "cwd": str(run), "exe": os.path.join(venv, "bin", "acl-teach")}
 
 
+@WHEEL
 def test_wheel_carries_data_and_notebooks(installed):
     names = set(zipfile.ZipFile(installed["wheel"]).namelist())
     assert set(SHIPPED) <= names
@@ -101,6 +105,7 @@ def test_wheel_carries_data_and_notebooks(installed):
     assert not any(n.startswith(("data/", "notebooks/")) for n in names)  # nothing at the top level
 
 
+@WHEEL
 def test_sdist_builds_the_same_wheel(installed):
     tmp, source = installed["tmp"], installed["source"]
     code = "import sys; from setuptools import build_meta as b; print(b.build_sdist(sys.argv[1]))"
@@ -110,6 +115,7 @@ def test_sdist_builds_the_same_wheel(installed):
     assert sorted(zipfile.ZipFile(wheel).namelist()) == sorted(zipfile.ZipFile(installed["wheel"]).namelist())
 
 
+@WHEEL
 def test_installed_package_uses_its_own_files(installed):
     code = ("import json, acl_teach; from acl_teach.toolchain import assets; "
             "print(json.dumps([acl_teach.__file__, assets.data_dir(), assets.notebooks_dir(), assets.default_onnx()]))")
@@ -121,6 +127,7 @@ def test_installed_package_uses_its_own_files(installed):
     assert os.path.isfile(onnx)
 
 
+@WHEEL
 def test_installed_demo_and_classify(installed):
     demo = _run([installed["exe"], "demo"], cwd=installed["cwd"], env=installed["env"]).stdout
     coffee = os.path.join(installed["purelib"], "acl_teach", "data", "images", "coffee.png")
@@ -131,6 +138,7 @@ def test_installed_demo_and_classify(installed):
     assert json.loads(out.strip().splitlines()[-1])["top"][0]["index"] == 967
 
 
+@WHEEL
 def test_installed_lab_copies_a_workspace_and_keeps_edits(installed):
     fake = os.path.join(installed["venv"], "bin", "jupyter")  # found first: it sits beside the venv's python
     args = os.path.join(installed["tmp"], "jupyter-args.txt")

@@ -16,14 +16,16 @@ class CallbackThread:
 
     live = []  # stopped by the tests' teardown when a failed assert skipped stop()
 
-    def __init__(self, acl, context):
-        self.acl, self.context, self.running = acl, context, True
+    def __init__(self, acl, context, gate=None):
+        self.acl, self.context, self.running, self.gate = acl, context, True, gate
         self.tid, ret = acl.util.start_thread(self._loop, [20])
         assert ret == 0
         CallbackThread.live.append(self)
 
     def _loop(self, args):
         self.acl.rt.set_context(self.context)
+        if self.gate is not None:  # a test holds the thread back to see what is still in flight
+            self.gate.wait(30)
         while self.running:
             self.acl.rt.process_report(args[0])
 
@@ -63,11 +65,11 @@ class Vdec:
     """One VDEC channel: send chunks, collect what each callback brought back."""
 
     def __init__(self, acl, entype=V.H264_MAIN_LEVEL, fmt=D.PIXEL_FORMAT_YUV_SEMIPLANAR_420, channel_id=0,
-                 keep_pictures=True):
+                 keep_pictures=True, gate=None):
         self.acl, self.keep = acl, keep_pictures
         context, ret = acl.rt.get_context()
         assert ret == 0
-        self.thread = CallbackThread(acl, context)
+        self.thread = CallbackThread(acl, context, gate)
         self.results, self.inputs = [], []
         self.desc = acl.media.vdec_create_channel_desc()
         assert acl.media.vdec_set_channel_desc_channel_id(self.desc, channel_id) == 0

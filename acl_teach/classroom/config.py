@@ -29,6 +29,8 @@ class Classroom:
     kernel_idle_timeout: int = 1200  # seconds before a learner's idle kernel is shut down
     ip: str = "127.0.0.1"
     port: int = 8000
+    hub_port: int = 0  # the hub's own API port; 0: port + 1 (JupyterHub's 8081 default clashes with other hubs)
+    proxy_api_port: int = 0  # configurable-http-proxy's API; 0: port + 2 (not CHP's 8001 default, same reason)
     grade_timeout: int = 180
     course_dir: Optional[str] = None  # default: ~instructor/<course_id>
 

@@ -27,7 +27,7 @@ INSTRUCTOR_ONLY = {  # lab plug-ins and server extensions a learner must not see
     "server": ["nbgrader.server_extensions.formgrader", "nbgrader.server_extensions.course_list"],
 }
 LEARNER_EXTENSIONS = ["nbgrader.server_extensions.assignment_list", "nbgrader.server_extensions.validate_assignment"]
-CULLER_SCOPES = ["list:users", "read:users:activity", "read:servers", "delete:servers", "admin:users"]
+CULLER_SCOPES = ["list:users", "read:users:activity", "read:servers", "delete:servers"]  # no --cull-users
 
 
 def configure(c, root: str) -> None:
@@ -37,6 +37,8 @@ def configure(c, root: str) -> None:
     state = os.path.join(root, "hub")
     c.JupyterHub.bind_url = f"http://{room.ip}:{room.port}"
     c.JupyterHub.hub_ip = "127.0.0.1"
+    c.JupyterHub.hub_port = room.hub_port or room.port + 1
+    c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{room.proxy_api_port or room.port + 2}"
     c.JupyterHub.db_url = "sqlite:///" + os.path.join(state, "jupyterhub.sqlite")
     c.JupyterHub.cookie_secret_file = os.path.join(state, "jupyterhub_cookie_secret")
     c.ConfigurableHTTPProxy.pid_file = os.path.join(state, "jupyterhub-proxy.pid")
@@ -52,8 +54,8 @@ def configure(c, root: str) -> None:
     c.Spawner.cmd = [os.path.join(os.path.dirname(sys.executable), "jupyterhub-singleuser")]
     c.Spawner.default_url = "/lab"
     c.Spawner.notebook_dir = "~"
-    c.Spawner.start_timeout = 120
-    c.Spawner.http_timeout = 90
+    c.Spawner.start_timeout = 300  # a loaded server (a class logging in at once) starts slowly
+    c.Spawner.http_timeout = 180
     c.JupyterHub.services = [{"name": "idle-culler", "command": [
         sys.executable, "-m", "jupyterhub_idle_culler", f"--timeout={room.idle_timeout}", "--cull-every=300"]}]
     c.JupyterHub.load_roles = [{"name": "idle-culler", "scopes": CULLER_SCOPES, "services": ["idle-culler"]}]
@@ -62,6 +64,8 @@ def configure(c, root: str) -> None:
 def write_role_configs(room: Classroom) -> None:
     """ROOT/jupyter/{learner,instructor}: server extensions, lab plug-ins, nbgrader's exchange (root-owned)."""
     shared = exchange.config_lines(room.exchange, room.course_id)
+    for role in ("learner", "instructor"):  # jupyter_core would try to write this marker into a read-only folder
+        _text(os.path.join(room.config_dir(role), "migrated"), "acl-teach classroom: nothing to migrate\n")
     learner = room.config_dir("learner")
     server = {name: False for name in INSTRUCTOR_ONLY["server"]}
     server.update({name: True for name in LEARNER_EXTENSIONS})
@@ -70,12 +74,14 @@ def write_role_configs(room: Classroom) -> None:
         "MappingKernelManager": {"cull_idle_timeout": room.kernel_idle_timeout, "cull_interval": 120,
                                  "cull_connected": True}})
     _json(os.path.join(learner, "labconfig", "page_config.json"),
-          {"disabledExtensions": {name: True for name in INSTRUCTOR_ONLY["labextensions"]}})
+          {"disabledExtensions": {name: True for name in INSTRUCTOR_ONLY["labextensions"]},
+           "lockedExtensions": {name: True for name in INSTRUCTOR_ONLY["labextensions"]}})  # not re-enabled in the UI
     _text(os.path.join(learner, "nbgrader_config.py"), "c = get_config()  # noqa: F821\n" + shared)
     instructor = room.config_dir("instructor")
     _json(os.path.join(instructor, "jupyter_server_config.json"), {"ServerApp": {"jpserver_extensions": {
         name: True for name in INSTRUCTOR_ONLY["server"] + LEARNER_EXTENSIONS}}})
-    _json(os.path.join(instructor, "labconfig", "page_config.json"), {"disabledExtensions": {}})
+    _json(os.path.join(instructor, "labconfig", "page_config.json"),  # on again where an image turned them off
+          {"disabledExtensions": {name: False for name in INSTRUCTOR_ONLY["labextensions"]}})
     _text(os.path.join(instructor, "nbgrader_config.py"), "c = get_config()  # noqa: F821\n" + shared + (
         f"c.CourseDirectory.root = {room.course()!r}\n"
         "# autograde starts each learner's kernel as that learner (sudo acl-teach classroom autograde)\n"

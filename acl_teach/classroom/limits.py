@@ -151,3 +151,12 @@ def members(user: str) -> list:
         except OSError:
             pass
     return pids
+
+
+def remove(user: str) -> None:
+    """Remove a learner's (empty) groups, e.g. when the account is deleted; a group still in use stays."""
+    for folder in group_dirs(user):
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass

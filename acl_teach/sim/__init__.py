@@ -1,14 +1,17 @@
 """``acl_teach.sim`` — a faithful CPU simulator of pyACL's ``acl`` module.
 
-Use it exactly like ``import acl``::
+``install()`` registers the simulator as ``acl`` (and ``acl.rt``, ``acl.mdl`` … all ten modules), then use it
+exactly like pyACL::
 
-    from acl_teach import sim as acl
+    from acl_teach import sim; sim.install()
+    import acl
     acl.init(); acl.rt.set_device(0) ...
 
-or run an unmodified pyACL script with ``python -m acl_teach.sim script.py``. Beyond the ``acl``
-surface it offers ``configure`` (run mode, SoC, memory), ``ledger``/``leak_report`` (what is
-alive and who made it), ``reset`` (a fresh simulated process) and ``install`` (register as
-``acl`` inside a notebook).
+or run an unmodified pyACL script with ``python -m acl_teach.sim script.py``. The modules registered as ``acl``
+carry the binding's names only (``sim.surface``, built from pyACL's method table; a real name the simulator does
+not model raises ``NotSimulatedError``). This package holds the extras a board does not have: ``configure`` (run
+mode, SoC, memory), ``ledger``/``leak_report`` (what is alive and who made it), ``reset`` (a fresh simulated
+process), ``warnings``, ``install``; pyACL's constants are in ``acl_teach.spec.constants``.
 
 Faithful beats strict: what real pyACL accepts runs here too; where the hardware would then
 silently misbehave (reading past a bytes object, a memcpy kind that does not match the pointers,
@@ -20,10 +23,10 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+from types import ModuleType
 from typing import List, Optional
 
-from . import constants, mdl, media, op, prof, rt, util  # noqa: F401  (acl.rt / util / mdl / op / media / prof)
-from .constants import *  # noqa: F401,F403  (pyACL's constants at top level, as in acllite)
+from . import blas, constants, mdl, media, op, prof, rt, surface, util  # noqa: F401  (the namespaces behind acl.rt …)
 from .databuffer import (create_data_buffer, destroy_data_buffer, get_data_buffer_addr,  # noqa: F401
                          get_data_buffer_size, get_data_buffer_size_v2, update_data_buffer)
 from .float16 import float16_to_float, float_to_float16  # noqa: F401
@@ -34,8 +37,7 @@ from .opdesc import (create_tensor_desc, data_type_size, destroy_tensor_desc, ge
                      get_tensor_desc_size, get_tensor_desc_type, set_tensor_const)
 from .process import app_log, finalize, get_recent_err_msg, get_soc_name, get_version, init, leak_report  # noqa
 from .state import Config, SimulatorFault, SimWarning, replace_state, state  # noqa: F401
-
-_SUBMODULES = ("rt", "util", "mdl", "op", "media", "prof")
+from .surface import NotSimulatedError  # noqa: F401
 
 
 def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,
@@ -93,10 +95,14 @@ def reset(config: Optional[Config] = None) -> None:
     replace_state(config)
 
 
+def acl() -> ModuleType:
+    """The module that stands in for ``acl`` (the binding's names only); what ``install()`` registers."""
+    return surface.build()
+
+
 def install(force: bool = False) -> None:
-    """Register this simulator as ``acl`` in ``sys.modules`` (never shadows a real pyACL unless forced)."""
-    this = sys.modules[__name__]
-    if sys.modules.get("acl") is this:
+    """Register the simulator as ``acl``, ``acl.rt`` … in ``sys.modules`` (never shadows a real pyACL unless forced)."""
+    if surface.installed():
         return
     if not force:
         present = sys.modules.get("acl")
@@ -106,6 +112,4 @@ def install(force: bool = False) -> None:
             raise RuntimeError(f"a module named 'acl' is importable here ({where}): real pyACL from CANN, "
                                f"or PyPI's unrelated 'acl' package. acl_teach.sim will not shadow it; call "
                                f"install(force=True) to use the simulator anyway.")
-    sys.modules["acl"] = this
-    for name in _SUBMODULES:
-        sys.modules[f"acl.{name}"] = getattr(this, name)
+    sys.modules.update(surface.modules())

@@ -13,7 +13,7 @@ the buffer and applies it (execute.py, spec.aipp.run). min and var_reci are stor
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional, Tuple
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -45,19 +45,6 @@ class AippSet:
     batch: int
     head: np.ndarray   # one DYNAMIC_HEAD record
     per_batch: np.ndarray  # batch DYNAMIC_BATCH records
-
-
-def _small(value: int, lo: int, hi: int, what: str) -> None:
-    """PyArg_ParseTuple's 'b' (0..255) / 'h' (int16) range checks (OverflowError), for args parsed as 'i' here."""
-    if not lo <= value <= hi:
-        raise OverflowError(f"{what} is {'less than minimum' if value < lo else 'greater than maximum'}")
-
-
-def _float(value: Any) -> float:
-    """PyArg_ParseTuple's 'f': any number, else TypeError."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise TypeError(f"must be real number, not {type(value).__name__}")
-    return float(value)
 
 
 def _aipp(api: str, handle: int) -> Tuple[Optional[AippSet], int]:
@@ -127,14 +114,11 @@ def set_aipp_input_format(api, aipp_parm_set, input_format):
     return 0
 
 
-@binding("acl.mdl.set_aipp_csc_params", "kiiiiiiiiiiiiiiii")
+@binding("acl.mdl.set_aipp_csc_params", "kbhhhhhhhhhBBBBBB")
 def set_aipp_csc_params(api, aipp_parm_set, csc_switch, r0c0, r0c1, r0c2, r1c0, r1c1, r1c2, r2c0, r2c1, r2c2,
                         output_bias_0, output_bias_1, output_bias_2, input_bias_0, input_bias_1, input_bias_2):
     """CSC switch (0/1), 3x3 matrix in [-32677, 32676], output and input biases (uint8); off keeps the rest."""
-    _small(csc_switch, 0, 255, "unsigned byte integer")
     matrix = [r0c0, r0c1, r0c2, r1c0, r1c1, r1c2, r2c0, r2c1, r2c2]
-    for value in matrix:
-        _small(value, -32768, 32767, "signed short integer")
     obj, ret = _aipp(api, aipp_parm_set)
     ret = ret or _in_range(api, [csc_switch], SWITCH, "cscSwitch")
     if ret:
@@ -145,17 +129,15 @@ def set_aipp_csc_params(api, aipp_parm_set, csc_switch, r0c0, r0c1, r0c2, r1c0, 
     ret = _in_range(api, matrix, CSC_MATRIX, "a CSC matrix value")
     if ret:
         return ret
-    biases = [b & 0xFF for b in (output_bias_0, output_bias_1, output_bias_2, input_bias_0, input_bias_1,
-                                 input_bias_2)]  # 'B' masks, as CPython does
+    biases = [output_bias_0, output_bias_1, output_bias_2, input_bias_0, input_bias_1, input_bias_2]  # 'B' masked
     obj.head["cscMatrix"] = matrix
     obj.head["cscOutputBias"], obj.head["cscInputBias"] = biases[:3], biases[3:]
     return 0
 
 
 def _switch_setter(name: str, field: str):
-    @binding(f"acl.mdl.set_aipp_{name}", "ki")
+    @binding(f"acl.mdl.set_aipp_{name}", "kb")
     def setter(api, aipp_parm_set, value):
-        _small(value, 0, 255, "unsigned byte integer")
         obj, ret = _aipp(api, aipp_parm_set)
         ret = ret or _in_range(api, [value], SWITCH, field)
         if ret:
@@ -185,7 +167,6 @@ def set_aipp_src_image_size(api, aipp_parm_set, src_image_size_w, src_image_size
 
 def _switched(api: str, handle: int, batch_index: int, switch: int, key: str) -> Tuple[Optional[dict], int]:
     """(the batch entry with its switch stored, 0), or (None, code): the prologue every per-batch setter shares."""
-    _small(switch, 0, 255, "unsigned byte integer")
     obj, ret = _aipp(api, handle)
     ret = ret or _batch(api, obj, batch_index) or _in_range(api, [switch], SWITCH, key)
     if ret:
@@ -195,7 +176,7 @@ def _switched(api: str, handle: int, batch_index: int, switch: int, key: str) ->
     return entry, 0
 
 
-@binding("acl.mdl.set_aipp_crop_params", "kiiiiiK")
+@binding("acl.mdl.set_aipp_crop_params", "kbiiiiK")
 def set_aipp_crop_params(api, aipp_parm_set, crop_switch, load_start_pos_w, load_start_pos_h, crop_size_w,
                          crop_size_h, batch_index):
     """Crop of one batch entry: starts in [0, 4095], sizes in [1, 4096] (fit and evenness: set_input_aipp)."""
@@ -210,7 +191,7 @@ def set_aipp_crop_params(api, aipp_parm_set, crop_switch, load_start_pos_w, load
     return 0
 
 
-@binding("acl.mdl.set_aipp_padding_params", "kiiiiiK")
+@binding("acl.mdl.set_aipp_padding_params", "kbiiiiK")
 def set_aipp_padding_params(api, aipp_parm_set, padding_switch, top, bottom, left, right, batch_index):
     """Padding of one batch entry: each side in [0, 32]."""
     entry, ret = _switched(api, aipp_parm_set, batch_index, padding_switch, "paddingSwitch")
@@ -223,12 +204,10 @@ def set_aipp_padding_params(api, aipp_parm_set, padding_switch, top, bottom, lef
     return 0
 
 
-@binding("acl.mdl.set_aipp_dtc_pixel_mean", "kiiiiK")
+@binding("acl.mdl.set_aipp_dtc_pixel_mean", "khhhhK")
 def set_aipp_dtc_pixel_mean(api, aipp_parm_set, mean_chn_0, mean_chn_1, mean_chn_2, mean_chn_3, batch_index):
     """Per-channel mean of one batch entry: int16 parsed, [0, 255] accepted."""
     means = [mean_chn_0, mean_chn_1, mean_chn_2, mean_chn_3]
-    for value in means:
-        _small(value, -32768, 32767, "signed short integer")
     obj, ret = _aipp(api, aipp_parm_set)
     ret = ret or _batch(api, obj, batch_index) or _in_range(api, means, MEAN_CHN, "a mean")
     if ret:
@@ -238,9 +217,9 @@ def set_aipp_dtc_pixel_mean(api, aipp_parm_set, mean_chn_0, mean_chn_1, mean_chn
 
 
 def _float_setter(name: str, field: str, bounds):
-    @binding(f"acl.mdl.set_aipp_{name}", "kOOOOK")
+    @binding(f"acl.mdl.set_aipp_{name}", "kffffK")
     def setter(api, aipp_parm_set, chn_0, chn_1, chn_2, chn_3, batch_index):
-        values = [float(np.float32(_float(v))) for v in (chn_0, chn_1, chn_2, chn_3)]
+        values = [chn_0, chn_1, chn_2, chn_3]  # 'f': already C floats
         obj, ret = _aipp(api, aipp_parm_set)
         ret = ret or _batch(api, obj, batch_index) or _in_range(api, values, bounds, f"a {field} value")
         if ret:

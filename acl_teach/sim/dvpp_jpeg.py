@@ -31,6 +31,7 @@ from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import subsample, write
 from .memory import _queue, host_view
 from .state import fail, state
+from .timeline import dvpp_cost
 
 _CSS = {(1, 1): D.ACL_JPEG_CSS_444, (2, 1): D.ACL_JPEG_CSS_422, (2, 2): D.ACL_JPEG_CSS_420,
         (1, 2): D.ACL_JPEG_CSS_440, (4, 1): D.ACL_JPEG_CSS_411}  # luma/chroma sampling factor ratio (x, y)
@@ -298,7 +299,8 @@ def dvpp_jpeg_decode_async(api, channel_desc, data, size, output_desc, stream):
             return device_fault(out, f"JPEGD: {why}")
         return _decode(bytes(region.view(offset, size)), out, soc)
 
-    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task, fault=DEVICE_FAULT)
+    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task, cost_us=dvpp_cost(out.size), cat="dvpp",
+                  fault=DEVICE_FAULT)
 
 
 __all__ = [n for n in dir() if n.startswith("dvpp_")]

@@ -18,6 +18,7 @@ from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import crop, read, resize, write
 from .memory import _queue
 from .state import fail
+from .timeline import dvpp_cost
 
 Box = Tuple[int, int, int, int]  # left, top, width, height
 
@@ -126,7 +127,7 @@ def _run(src: PicDesc, dst: PicDesc, crop_roi: Optional[RoiConfig], paste_roi: O
 def _queue_vpc(api: str, stream: int, label: str, src: PicDesc, dst: PicDesc, crop_roi, paste_roi,
                interpolation: int, max_side: int = D.VPC_MAX) -> int:
     return _queue(api, stream, label, lambda: _run(src, dst, crop_roi, paste_roi, interpolation, max_side),
-                  fault=DEVICE_FAULT)
+                  cost_us=dvpp_cost(dst.size if dst is not None else 0), cat="dvpp", fault=DEVICE_FAULT)
 
 
 @binding("acl.media.dvpp_vpc_resize_async", "kkkkk", needs=CONTEXT)

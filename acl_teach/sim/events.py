@@ -164,7 +164,7 @@ def destroy_event(api, event):
 
 def _enqueue(api: str, stream_obj: Stream, label: str, run) -> Task:
     """Queue a zero-length task on a stream and return it."""
-    ret = enqueue(stream_obj.handle, label, run, api, 0.0, "event")
+    ret = enqueue(stream_obj.handle, label, run, api, cat="event")
     return stream_obj.tasks[-1] if not ret and stream_obj.tasks else None
 
 
@@ -274,7 +274,7 @@ def query_event_wait_status(api, event):
     """
     obj, ret = _lookup(api, event)
     if ret:
-        return E.ACL_EVENT_WAIT_STATUS_NOT_READY, ret
+        return E.ACL_EVENT_WAIT_STATUS_COMPLETE, ret  # what the binding's variable starts as
     if _status_after_advance(obj):
         return E.ACL_EVENT_WAIT_STATUS_COMPLETE, 0
     return E.ACL_EVENT_WAIT_STATUS_NOT_READY, 0
@@ -418,8 +418,10 @@ def set_exception_info_callback(api, fn=None):
     that runs the stream when the failed task is found (synchronize_stream …), before that call returns.
     """
     if fn is not None and not callable(fn):
-        raise TypeError("acl.rt.set_exception_info_callback args parse failed\n[acl-teach] pass a function "
-                        "taking one argument (the exception info), or None to remove it.")
+        error = TypeError("acl.rt.set_exception_info_callback args parse failed")  # rt_synchronize.cpp's text
+        if hasattr(error, "add_note"):
+            error.add_note("[acl-teach] pass a function taking one argument (the exception info), or None.")
+        raise error
     registry().callback = fn
     return 0
 

@@ -188,12 +188,12 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
         if gear is not None:
             note_output_shape(out_ds, i, entry["data_type"], list(data.shape), entry["format"])
     loaded.current_gear = gear
-    _bill(loaded, feeds)
+    _bill(loaded, gear)
 
 
-def _bill(loaded: LoadedModel, feeds: Dict[str, Any]) -> None:
+def _bill(loaded: LoadedModel, gear: Optional[str]) -> None:
     """Advance the simulated clock by the run (timeline.py, costmodel.py) and tell the profiler."""
-    cost = run_cost(loaded.costs, loaded.model.onnx_bytes, feeds)
+    cost = run_cost(loaded.costs, loaded.model.header, gear)
     lane = current_lane()
     start = charge(f"model {loaded.model_id} execute", "model", cost.total_us,
                    {"model_id": loaded.model_id, "ops": len(cost.ops)})
@@ -299,7 +299,7 @@ def execute_async(api, model_id, input_dataset, output_dataset, stream):
             return 507011, f"execute_async of model {model_id}: {exc.why}"
         return None
 
-    return enqueue(handle, f"execute_async model {model_id}", task, api, 0.0, "model", fault=507011)
+    return enqueue(handle, f"execute_async model {model_id}", task, api, cat="model", fault=507011)
 
 
 def _set_gear(api: str, model_id: int, dataset: int, index: int, values: List[int], kind: str) -> int:

@@ -59,6 +59,18 @@ def leaks() -> List[Entry]:
     return unreleased()
 
 
+def trace_files() -> List[str]:
+    """The timeline files acl.prof (or acl.init's profiler section) wrote in this process, in order."""
+    prof = state().subsystems.get("profiler")
+    return list(prof.written) if prof is not None else []
+
+
+def simulated_time_us() -> float:
+    """The simulated host clock (µs): how much simulated device time the program has waited for so far."""
+    clock = state().subsystems.get("clock")
+    return clock.host_us if clock is not None else 0.0
+
+
 def model_header(model_id: int) -> Optional[dict]:
     """A copy of the OM header a loaded model was parsed from (None if not loaded): no second read of its file."""
     registry = state().subsystems.get("models")  # never created by a look
@@ -77,5 +89,5 @@ def reset(config: Optional[Config] = None, explain: Optional[bool] = None) -> No
 def install() -> None:
     """Register the simulator as ``acl`` for code that runs ``import acl`` (a notebook's own cells)."""
     from .. import sim
-    if sys.modules.get("acl") is not sim:
+    if not sim.surface.installed():
         sim.install(force=True)

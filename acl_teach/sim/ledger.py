@@ -4,11 +4,12 @@ A real NPU cannot tell a learner what they forgot to release; the ledger can.
 """
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Dict, Hashable, List, Optional
+from typing import Dict, Hashable, List, Optional, Tuple
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _SKIP_PREFIXES = (_PACKAGE_DIR, os.path.dirname(threading.__file__))
@@ -32,14 +33,28 @@ def _library(path: str) -> bool:
     return f"{os.sep}site-packages{os.sep}" in path or f"{os.sep}dist-packages{os.sep}" in path
 
 
+@functools.lru_cache(maxsize=4096)
+def _classify_absolute(path: str) -> Tuple[bool, bool]:
+    """(skipped: ours, the standard threading module or a library; an ipywidgets file) for an absolute path."""
+    skipped = path.startswith(_SKIP_PREFIXES) or path.startswith("<frozen") or _library(path)
+    return skipped, f"{os.sep}ipywidgets{os.sep}" in path
+
+
+def _classify(filename: str) -> Tuple[bool, bool]:
+    """_classify_absolute of a code object's file (cached: origin() runs on every allocation)."""
+    if os.path.isabs(filename):
+        return _classify_absolute(filename)
+    return _classify_absolute.__wrapped__(os.path.abspath(filename))  # relative to the cwd, which may change
+
+
 def origin() -> str:
     """Where user code called into the simulator: 'file.py:12', 'cell In[5], line 3' or 'a widget click'."""
     frame = sys._getframe(1)
     via_widget = False
     while frame is not None:
-        path = os.path.abspath(frame.f_code.co_filename)
-        via_widget = via_widget or f"{os.sep}ipywidgets{os.sep}" in path
-        if not path.startswith(_SKIP_PREFIXES) and not path.startswith("<frozen") and not _library(path):
+        skipped, widget = _classify(frame.f_code.co_filename)
+        via_widget = via_widget or widget
+        if not skipped:
             break
         frame = frame.f_back
     if frame is None:

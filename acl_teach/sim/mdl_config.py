@@ -61,9 +61,11 @@ def set_config_opt(api, handle, attr, value):
     """Set one load option (ACL_MDL_LOAD_TYPE_SIZET, ACL_MDL_PATH_PTR, ACL_MDL_WEIGHT_ADDR_PTR …)."""
     try:
         parsed = _convert(_letter(attr), value)
-    except ValueError as exc:
-        raise TypeError(f"acl.mdl.set_config_opt args parse failed!\n[acl-teach] attribute {attr} takes "
-                        f"{'a str' if _letter(attr) == 's' else 'an int'}: {exc}") from None
+    except ValueError as exc:  # the wrapper's CHECK_NULL(PyArg_Parse(...), "... failed!"): that text exactly
+        error = TypeError("acl.mdl.set_config_opt args parse failed!")
+        if hasattr(error, "add_note"):
+            error.add_note(f"[acl-teach] attribute {attr} takes {'a str' if _letter(attr) == 's' else 'an int'}: {exc}")
+        raise error from None
     cfg = state().lookup(handle, ConfigHandle)
     if cfg is None:
         return fail(100000, api, f"{state().describe_handle(handle)} is not a config from create_config_handle.")

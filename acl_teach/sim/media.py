@@ -5,6 +5,7 @@ from .dvpp_channel import (dvpp_create_channel, dvpp_create_channel_desc, dvpp_d
 from .dvpp_config import *  # noqa: F401,F403
 from .dvpp_jpeg import *  # noqa: F401,F403
 from .dvpp_jpege import *  # noqa: F401,F403
+from .dvpp_malloc_cfg import dvpp_malloc_with_cfg  # noqa: F401
 from .dvpp_memory import dvpp_free, dvpp_malloc  # noqa: F401
 from .dvpp_picdesc import *  # noqa: F401,F403
 from .dvpp_vpc import *  # noqa: F401,F403

@@ -2,9 +2,14 @@
 
 Device memory is a separate address space (addresses from 0x1000_0000_0000_0000, which no
 process address can ever be), so a device pointer cannot be read by accident. Host memory is
-real process memory: ``malloc_host`` buffers, and the insides of ``bytes``/``ndarray`` objects
-handed out by ``acl.util.bytes_to_ptr`` / ``numpy_to_ptr``. Every copy checks both byte ranges
-against live allocations; nothing is read or written that the simulator cannot vouch for.
+real process memory: ``malloc_host`` buffers, the insides of ``bytes``/``ndarray`` objects
+handed out by ``acl.util.bytes_to_ptr`` / ``numpy_to_ptr``, and any other address of this process
+(``ndarray.ctypes.data``, a ctypes buffer, an mmap): pyACL passes the integer straight to the
+runtime, so the simulator accepts a raw host pointer once the process's memory map (``procmem``)
+shows the whole range readable (a source) or writable (a destination) — a bad one is 107000, never
+a segfault. ``acl.rt.malloc`` allocations carry aclrtMalloc's hidden padding (``PAD_FILL``).
+A ``bytes_to_ptr``/``numpy_to_ptr`` pointer whose object died reads what the object held (the
+simulator keeps the newest dead objects, ``DEAD_KEEP``), with a warning once per object.
 
 Faithful, not strict: what real pyACL accepts goes through, and where the hardware would then
 silently misbehave the simulator makes the consequence visible and warns (``state.warn``):
@@ -49,11 +54,11 @@ DEVICE_BASE = 0x1000_0000_0000_0000
 ALIGN = 0x200
 POISON = 0xA5  # written over freed memory so use-after-free shows
 UNINITIALISED = 0xCD  # fresh device memory is not zeroed on a real NPU either
-MAX_FREED = 4096  # freed ranges remembered for 'already freed by …' (oldest forgotten first)
 # aclrtMalloc's hidden padding (ALIGN_UP(size, 32) + 32) holds zeros: the simulator's choice (on a board it
 # holds whatever the memory held). Programs read it unknowingly — the BERT sample's 1192-byte buffer for a
 # 1200-byte input — and zeros keep them working as they do on a board, where it is rarely NaN garbage.
 PAD_FILL = 0x00
+MAX_FREED = 4096  # freed ranges remembered for 'already freed by …' (oldest forgotten first)
 GRAVEYARD_BYTES = 64 << 20  # freed blocks kept (poisoned) for use-after-free, oldest dropped first
 PATTERN_LIMIT = 16 << 20  # larger buffers skip the fill patterns: touching GBs of RAM could kill a kernel
 # What the simulator puts where real hardware reads bytes it has no data for (past the end of a host
@@ -109,7 +114,7 @@ def _user_alive(region: Region) -> bool:
 
 
 DEAD_KEEP = 256  # dead bytes_to_ptr/numpy_to_ptr objects kept (oldest dropped) so their pointers read the old bytes
-DEAD_BYTES = 64 << 20
+DEAD_BYTES = 8 << 20  # small: a dead pointer is used at once (acllite), and a long session must stay flat
 
 
 def _raw_view(address: int, size: int) -> np.ndarray:
@@ -374,7 +379,7 @@ def _dead_object_note(region: Region, address: int) -> str:
     """The warning for a pointer whose bytes/ndarray object has been garbage-collected."""
     what = "bytes object" if region.kind == "bytes" else "ndarray"
     return (f"{address:#x} came from acl.util.{'bytes_to_ptr' if region.kind == 'bytes' else 'numpy_to_ptr'} of "
-            f"a {region.size}-byte {what} that no longer exists (nothing kept a reference, e.g. "
+            f"a {region.size}-byte {what} that no longer exists (nothing kept a reference to it, as with "
             f"bytes_to_ptr(x.tobytes())). On a board the pointer reads freed memory: undefined, usually still "
             f"the old bytes; the simulator kept the object and used what it held. Keep the object in a "
             f"variable for as long as you use its pointer.")
@@ -757,7 +762,7 @@ def _queue(api: str, stream: int, label: str, run: Callable[[], Any], cost_us: f
     handle, ret = _streams.resolve_stream(api, stream)
     if ret:
         return ret
-    return _streams.enqueue(handle, label, run, api, cost_us, cat, fault=fault)
+    return _streams.enqueue(handle, label, run, api, cost_us=cost_us, cat=cat, fault=fault)
 
 
 @binding("acl.rt.memcpy_async", "kkkkik", needs=INIT)
@@ -786,7 +791,8 @@ def memcpy_async(api, dst, dst_max, src, count, kind, stream):
         do_copy(CopyPlan(d_region, d_off, s_region, s_off, count, readable, plan.writable))
         return None
 
-    return _queue(api, stream, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task, plan_cost(plan), "memcpy")
+    return _queue(api, stream, f"memcpy_async {count} bytes {_KIND_NAMES[kind]}", task, cost_us=plan_cost(plan),
+                  cat="memcpy")
 
 
 def _check_fill(api: str, dev_ptr: int, max_size: int, count: int) -> Tuple[int, Optional[Tuple[Region, int]]]:
@@ -837,7 +843,7 @@ def memset_async(api, dev_ptr, max_size, value, count, stream):
         region.view(offset, count).fill(value & 0xFF)
         return None
 
-    return _queue(api, stream, f"memset_async {count} bytes", task, fill_cost(count), "memset")
+    return _queue(api, stream, f"memset_async {count} bytes", task, cost_us=fill_cost(count), cat="memset")
 
 
 @binding("acl.rt.get_mem_info", "i", needs=CONTEXT, outs=2)

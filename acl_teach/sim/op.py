@@ -9,10 +9,11 @@ from .opattr import (create_attr, destroy_attr, set_attr_bool, set_attr_data_typ
                      set_attr_list_int, set_attr_list_list_int, set_attr_list_string, set_attr_string)
 from .opexec import (cast, create_handle, create_handle_for_cast, destroy_handle, execute, execute_v2,
                      execute_with_handle)
+from .opinfer import infer_shape, load, update_params
 from .opmodels import set_model_dir
 
 __all__ = ["set_model_dir", "create_attr", "destroy_attr", "set_attr_bool", "set_attr_int", "set_attr_float",
            "set_attr_string", "set_attr_list_bool", "set_attr_list_int", "set_attr_list_float",
            "set_attr_list_string", "set_attr_list_list_int", "set_attr_data_type", "set_attr_list_data_type",
            "execute", "execute_v2", "cast", "create_handle", "create_handle_for_cast", "destroy_handle",
-           "execute_with_handle"]
+           "execute_with_handle", "load", "infer_shape", "update_params"]

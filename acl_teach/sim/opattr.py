@@ -74,14 +74,6 @@ def _list_or_array(api: str, values: Any, check, ctype: Any) -> List[Any]:
     return _array_values(values, ctype)
 
 
-def _c_float(api: str, value: Any) -> float:
-    """PyArg_ParseTuple "f": any real number (int, float, __float__/__index__ objects), never str."""
-    if isinstance(value, (str, bytes)) or not (hasattr(type(value), "__float__") or hasattr(type(value), "__index__")):
-        raise TypeError(f"{api} args parse failed\n[acl-teach] argument 3 (attr_value) must be a real number, "
-                        f"got {type(value).__name__}")
-    return float(value)
-
-
 @binding("acl.op.create_attr")
 def create_attr(api):
     """A new empty attribute set."""
@@ -106,10 +98,10 @@ def set_attr_int(api, attr, attr_name, attr_value):
     return _set(api, attr, attr_name, "int", attr_value)
 
 
-@binding("acl.op.set_attr_float", "ksO")
+@binding("acl.op.set_attr_float", "ksf")
 def set_attr_float(api, attr, attr_name, attr_value):
-    """A float (C float, so float32-rounded) attribute."""
-    return _set(api, attr, attr_name, "float", _c_float(api, attr_value))
+    """A float (C float, so float32-rounded by the 'f' parse) attribute."""
+    return _set(api, attr, attr_name, "float", attr_value)
 
 
 @binding("acl.op.set_attr_string", "kss")

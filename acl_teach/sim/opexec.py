@@ -38,6 +38,7 @@ from .state import create_handle as new_handle
 from .state import destroy_handle as drop_handle
 from .state import fail, require_init, state
 from .streams import enqueue, resolve_stream
+from .timeline import OP_OVERHEAD_US, charge, compute_cost
 
 KERNEL_FAILED = 507015
 Attrs = Dict[str, Tuple[str, Any]]
@@ -173,6 +174,9 @@ def _kernel(model: opmodel.OpModel, ins: List[DataBuffer], outs: List[DataBuffer
         results = run_graph(model, feeds)
         for i, (spec, buf, value) in enumerate(zip(model.outputs, outs, results)):
             _write(spec, buf, value, f"{model.op} output #{i}")
+        moved = sum(getattr(v, "nbytes", 0) for v in list(feeds.values()) + list(results))
+        charge(f"op {model.op}", "operator", compute_cost(sum(getattr(v, "size", 0) for v in results), moved,
+                                                          OP_OVERHEAD_US))
     except ExecError as exc:
         return exc.code, exc.why
     return None
@@ -183,7 +187,8 @@ def _launch(api: str, model: opmodel.OpModel, ins: List[DataBuffer], outs: List[
     handle, ret = resolve_stream(api, stream)
     if ret:
         return ret
-    return enqueue(handle, model.op, lambda: _kernel(model, ins, outs), api, fault=KERNEL_FAILED) or 0
+    return enqueue(handle, model.op, lambda: _kernel(model, ins, outs), api, cat="operator",
+                   fault=KERNEL_FAILED) or 0
 
 
 def _run(api: str, op_type: str, desc_lists: Tuple[list, list], buf_lists: Tuple[list, list], attrs: Any,

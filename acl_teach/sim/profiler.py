@@ -205,13 +205,15 @@ def start_from_config(api: str, section: Any) -> int:
 
 def _model_ran(model_id: int, start_us: float, cost: Any, lane: str) -> None:
     """MODEL_HOOKS entry: operator slices for the timeline, and records for a subscribed model's pipe."""
+    prof = profiler()
+    if not clock().recording and model_id not in prof.subscriptions:
+        return  # nothing collects: no per-operator work on the execute path
     t = start_us + LAUNCH_US + cost.weight_bytes / DEVICE_BYTES_PER_US
     placed = []
     for i, op in enumerate(cost.ops):
         placed.append((i, op, t))
         clock().log(op.name, "op", lane, t, op.us, {"type": op.op_type, "model_id": model_id})
         t += op.us
-    prof = profiler()
     sub = state().lookup(prof.subscriptions.get(model_id, 0), SubscribeConfig)
     if sub is None:
         return
@@ -338,7 +340,10 @@ def stop(api, profiler_config):
 
 @binding("acl.prof.set_config", "is", needs=INIT)
 def set_config(api, config_type, config):
-    """Set a global profiling option (aclprofConfigType: 1 storage limit …); kept, no effect on a CPU."""
+    """Set a global profiling option (aclprofConfigType: 1 storage limit …); kept, no effect on a CPU.
+
+    UNCONFIRMED: the simulator accepts types 1..255 (the header's list grows between CANN versions).
+    """
     if not 1 <= config_type <= 0xFF:
         return fail(100000, api, f"config type {config_type} is not an aclprofConfigType.")
     profiler().settings[config_type] = config
@@ -594,7 +599,7 @@ def mark_ex(api, msg, stream):
             clock().log(msg, "mark", f"stream {handle:#x}", s.clock_us if s else clock().host_us, 0.0)
         return None
 
-    return enqueue(handle, f"mark {msg}", task, api, 0.0, "mark")
+    return enqueue(handle, f"mark {msg}", task, api, cat="mark")
 
 
 def _stack() -> List[Any]:
@@ -682,4 +687,4 @@ def get_step_timestamp(api, step_info, tag, stream):
         clock().log(name, "step", f"stream {handle:#x}", s.clock_us if s else 0.0, 0.0)
         return None
 
-    return enqueue(handle, name, task, api, 0.0, "step")
+    return enqueue(handle, name, task, api, cat="step")

@@ -172,8 +172,8 @@ def enqueue(handle: int, label: str, run: Callable[[], TaskResult], api: str = "
     stream = state().lookup(handle, Stream)
     if stream is None or stream.destroyed:
         return fail(107000, api, f"stream {handle:#x} was destroyed (by another thread) before the task was queued.")
-    stream.tasks.append(Task(label, run, cost_us, clock().host_us, cat, clock().next_task_id(),
-                             threading.get_native_id(), fault))
+    stream.tasks.append(Task(label, run, cost_us=cost_us, submitted_us=clock().host_us, cat=cat,
+                             task_id=clock().next_task_id(), thread_id=threading.get_native_id(), fault=fault))
     reports().notify()
     return 0
 

@@ -9,7 +9,8 @@ calls counts as zero, so the same program always gives the same times. That is w
 ``acl.prof`` writes into its timeline.
 
 Cost model (UNCONFIRMED, chosen to be of the order of an Atlas 300I / 200I DK A2):
-a fixed launch cost per task, copies at a bandwidth per direction, model and operator runs at
+a fixed launch cost per task, copies at a bandwidth per direction, DVPP tasks by the bytes they write,
+model and operator runs at
 ``MACS_PER_US`` multiply-accumulates per microsecond plus their weights and tensors read once at
 ``DEVICE_BYTES_PER_US``.
 """
@@ -32,11 +33,18 @@ DEVICE_BYTES_PER_US = 50_000.0       # 50 GB/s for weights and tensors
 MODEL_OVERHEAD_US = 20.0             # per model execution
 OP_OVERHEAD_US = 5.0                 # per single-operator execution
 NODE_LAUNCH_US = 1.0                 # per graph node inside a model run (its kernel's start-up)
+DVPP_BYTES_PER_US = 1_000.0          # JPEGD / JPEGE / VPC: 1 GB/s of picture bytes written
+DVPP_LAUNCH_US = 10.0                # per DVPP task
 
 
 def copy_cost(count: int, kind: int) -> float:
     """Simulated microseconds of a copy of ``count`` bytes in direction ``kind``."""
     return LAUNCH_US + count / COPY_BYTES_PER_US.get(kind, COPY_BYTES_PER_US[3])
+
+
+def dvpp_cost(nbytes: int) -> float:
+    """Simulated microseconds of a DVPP task that writes ``nbytes`` of picture (or JPEG) data."""
+    return DVPP_LAUNCH_US + max(int(nbytes), 0) / DVPP_BYTES_PER_US
 
 
 def fill_cost(count: int) -> float:
@@ -70,10 +78,13 @@ class Clock:
         self.slices: List[Slice] = []
         self.recording = 0  # > 0 while acl.prof (or acl.init's profiler section) collects
         self._task_ids = itertools.count(1)
+        self.last_task: Dict[int, int] = {}
 
     def next_task_id(self) -> int:
-        """A fresh task id (what exception info reports)."""
-        return next(self._task_ids) & 0xFFFFFFFF
+        """A fresh task id (what exception info reports), remembered as this thread's last one."""
+        task_id = next(self._task_ids) & 0xFFFFFFFF
+        self.last_task[threading.get_native_id()] = task_id
+        return task_id
 
     def advance_host(self, until_us: float) -> None:
         """The host waited for the device up to ``until_us``."""

@@ -2,7 +2,8 @@
 
 ``bytes_to_ptr``/``numpy_to_ptr`` return the address *inside* the object (no copy): writes
 through the pointer change the object, and the pointer is valid only while the object lives —
-after that the simulator rejects it. ``ptr_to_bytes`` copies; ``ptr_to_numpy`` is a view.
+after that a board reads freed memory; the simulator copies what the object held and warns
+(memory.py). ``ptr_to_bytes`` copies; ``ptr_to_numpy`` is a view.
 """
 from __future__ import annotations
 
@@ -159,7 +160,7 @@ def _workers() -> Dict[int, _Worker]:
 def start_thread(api, func, args):
     """(thread id, ret): run ``func(args)`` in a new thread (``func()`` for None; the callback-thread pattern)."""
     if not callable(func):
-        raise TypeError("acl.util.start_thread args parse failed\n[acl-teach] argument 1 must be callable.")
+        raise TypeError("parameter must be callable")  # thread.cpp: CHECK_NULL(PyCallable_Check(pyFunc), ...)
     worker = _Worker(func, args)
     worker.thread.start()
     _workers()[worker.thread.ident] = worker

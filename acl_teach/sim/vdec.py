@@ -7,6 +7,8 @@ pic desc of the chunk it came from, as NV12/NV21 with widthStride ALIGN_UP(w, 16
 ALIGN_UP(h, 2) (or the strides the desc carries, if valid), and the callback
 ``callback(input_stream_desc, output_pic_desc, user_data)`` runs on the channel's callback thread in
 its ``acl.rt.process_report`` — in display order, so a stream with B-frames delivers some frames late.
+The decoding itself is the device's work, done in order on that thread (see ``Channel``): send_frame
+only reads the chunk and queues it.
 
 What is checked where:
 - on the host, by ``vdec_send_frame`` (its return code): the callback set through the binding
@@ -14,7 +16,8 @@ What is checked where:
   data and size (unless it is the EOS frame), a live output pic desc (100000);
 - on the device, reported as the output desc's ``ret_code`` in the callback (send_frame returned 0):
   input not in dvpp_malloc memory, a chunk FFmpeg cannot decode (garbage, the wrong codec for the
-  channel's entype), strides or buffer too small, a picture other than 8-bit 4:2:0, or a chunk that
+  channel's entype), a stream outside 128x128..4096x4096, strides or buffer too small, a picture other
+  than 8-bit 4:2:0, or a chunk that
   gave no picture by the end of the stream — code 507018 (UNCONFIRMED: the VDEC firmware's own
   codes are not published for pyACL). A bad chunk never stops the channel: the next one decodes.
 
@@ -28,12 +31,12 @@ from __future__ import annotations
 import collections
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from typing import Any, Deque, List, Optional
 
 import numpy as np
 
-from ..spec import dvpp as D
 from ..spec import video as V
 from ._args import CONTEXT, binding
 from .dvpp_common import DEVICE_FAULT, bad_handle, dvpp_region
@@ -42,9 +45,11 @@ from .dvpp_pixels import write
 from .dvpp_stream import stream_desc
 from .runtime import current_context
 from .state import fail, require_init, state, warn
+from .streams import thread_alive
 from .vdec_desc import VdecChannelDesc, VdecFrameConfig, callbacks, vdec_desc
-from .video_lane import Lane
+from .video_lane import Lane, av
 
+FRAME_S = 0.001  # simulated device time per frame (a simulator choice: a board's VDEC is of this order)
 REORDER_LIMIT = 16  # a chunk still without a picture after this many later ones decoded has failed (UNCONFIRMED)
 
 
@@ -57,6 +62,7 @@ class Chunk:
     output: int
     user_data: Any
     skipped: bool = False
+    fn: Any = None  # the callback as it was when the chunk was sent
 
 
 class Decoder:
@@ -64,15 +70,14 @@ class Decoder:
 
     def __init__(self, codec: str) -> None:
         self.codec = codec
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()  # a callback may destroy the channel from inside the decode
         self.waiting: Deque[Chunk] = collections.deque()
         self.sent = 0
         self.decoded = 0
         self.ctx = self._open()
 
     def _open(self):
-        import av  # PyAV bundles FFmpeg: imported only when a channel exists
-        ctx = av.CodecContext.create(self.codec, "r")
+        ctx = av().CodecContext.create(self.codec, "r")  # PyAV, imported when the first channel opens
         ctx.thread_count = 1  # deterministic, and frugal: one frame in, one frame out
         return ctx
 
@@ -124,6 +129,9 @@ def _scaled(frame, desc: VdecChannelDesc):
 
 def _fill(frame, out: PicDesc, desc: VdecChannelDesc) -> str:
     """Write one picture into the output desc's buffer: '' or why the device refused."""
+    if not (V.VIDEO_MIN <= frame.width <= V.VIDEO_MAX and V.VIDEO_MIN <= frame.height <= V.VIDEO_MAX):
+        return (f"the stream is {frame.width}x{frame.height}; VDEC decodes {V.VIDEO_MIN}x{V.VIDEO_MIN} to "
+                f"{V.VIDEO_MAX}x{V.VIDEO_MAX}")
     frame = _scaled(frame, desc)
     planes = _planes(frame)
     if planes is None:
@@ -149,14 +157,21 @@ def _fill(frame, out: PicDesc, desc: VdecChannelDesc) -> str:
 
 
 class Channel:
-    """A created VDEC channel: its decoder, its lane to the callback thread, its callback."""
+    """A created VDEC channel: its decoder and its lane to the callback thread, where the decoding runs.
+
+    The decode is the device's work: each sent chunk becomes a job on the lane, run in order by the
+    callback thread's process_report, no earlier than FRAME_S after the previous frame (a simulated
+    device time, UNCONFIRMED) — so, as on a board, send_frame returns before its callback, and a
+    reader racing the decoder (acllite's VideoCapture) sees frames still in flight.
+    """
 
     def __init__(self, handle: int, desc: VdecChannelDesc, lane: Lane) -> None:
         self.handle, self.desc, self.lane = handle, desc, lane
         self.decoder = Decoder(V.STREAM_FORMATS[desc.en_type])
+        self.due = 0.0
 
     def _deliver(self, chunk: Chunk, api: str, frame: Any = None, why: str = "") -> None:
-        """Finish a chunk: write its picture (or its failure) into its output desc, then post its callback."""
+        """Finish a chunk: write its picture (or its failure) into its output desc, then run its callback."""
         out = pic(chunk.output) if chunk.output else None
         if out is not None and not chunk.skipped:
             if frame is not None and not why:
@@ -164,11 +179,9 @@ class Channel:
             out.ret_code = DEVICE_FAULT if why else 0
         if why:
             _note(api, f"channel {self.desc.channel_id} frame {chunk.index}: {why}")
-        fn = callbacks().get(self.handle)
-        if fn is None:
-            return
-        output = 0 if chunk.skipped else chunk.output
-        self.lane.post(lambda: fn(chunk.input, output, chunk.user_data), f"frame {chunk.index}")
+        if chunk.fn is not None:
+            output = 0 if chunk.skipped else chunk.output
+            self.lane.call(lambda: chunk.fn(chunk.input, output, chunk.user_data), f"frame {chunk.index}")
 
     def _settle(self, frames: List[Any], api: str) -> None:
         """Give each picture to the chunk it came from; fail chunks that fell too far behind."""
@@ -184,8 +197,9 @@ class Channel:
         while newest is not None and dec.waiting and newest - dec.waiting[0].index > REORDER_LIMIT:
             self._deliver(dec.waiting.popleft(), api, why="the chunk gave no picture (not a whole frame?)")
 
-    def send(self, api: str, chunk: Chunk, raw: Optional[bytes], why: str) -> None:
-        """Decode one chunk (or fail it with ``why``) and deliver every picture that is ready."""
+    def _decode(self, api: str, chunk: Chunk, raw: Optional[bytes], why: str, due: float) -> None:
+        """The device side of one chunk: decode it (or fail it with ``why``), deliver every picture that is ready."""
+        time.sleep(max(0.0, due - time.monotonic()))
         with self.decoder.lock:
             if why:
                 self._deliver(chunk, api, why=why)
@@ -200,13 +214,24 @@ class Channel:
                 return
             self._settle(frames, api)
 
-    def end_of_stream(self, api: str) -> None:
-        """Drain the decoder: every waiting chunk gets its picture or its failure."""
+    def send(self, api: str, chunk: Chunk, raw: Optional[bytes], why: str) -> None:
+        """Queue one chunk for the device (its bytes were read already)."""
+        self.due = max(self.due, time.monotonic()) + FRAME_S
+        due = self.due
+        self.lane.post(lambda: self._decode(api, chunk, raw, why, due), f"decode frame {chunk.index}")
+
+    def _drain(self, api: str, eos: Optional[Chunk]) -> None:
         with self.decoder.lock:
             self._settle(self.decoder.drain(), api)
             while self.decoder.waiting:
                 self._deliver(self.decoder.waiting.popleft(), api, why="the chunk gave no picture by the end "
                               "of the stream")
+        if eos is not None and eos.fn is not None:
+            self.lane.call(lambda: eos.fn(eos.input, eos.output, eos.user_data), "end of stream")
+
+    def end_of_stream(self, api: str, eos: Optional[Chunk] = None) -> None:
+        """Queue the drain: every waiting chunk gets its picture or its failure, then the EOS chunk its callback."""
+        self.lane.post(lambda: self._drain(api, eos), "end of stream")
 
 
 @binding("acl.media.vdec_create_channel", "k", needs=CONTEXT)
@@ -232,7 +257,6 @@ def vdec_create_channel(api, channel_desc):
     if busy:
         return fail(100000, api, f"VDEC channel id {desc.channel_id} is already in use by another channel; give each "
                     f"channel its own id (UNCONFIRMED code).")
-    from .streams import thread_alive
     if not thread_alive(desc.thread_id):
         ret = warn(100000, api, f"thread id {desc.thread_id} is not a running thread: nothing will call "
                    f"process_report for this channel, so its callbacks never run.")
@@ -268,9 +292,8 @@ def close_channel(api: str, channel_desc: int, desc: VdecChannelDesc) -> int:
 def vdec_destroy_channel(api, channel_desc):
     """Close the channel once every frame sent has had its callback; the binding then forgets the callback."""
     desc = vdec_desc(channel_desc)
-    if desc is None or desc.channel is None:
-        return bad_handle(api, channel_desc, "VDEC channel (acl.media.vdec_create_channel)")
-    ret = close_channel(api, channel_desc, desc)
+    ret = (bad_handle(api, channel_desc, "VDEC channel (acl.media.vdec_create_channel)")
+           if desc is None or desc.channel is None else close_channel(api, channel_desc, desc))
     callbacks()[channel_desc] = None  # the binding drops its reference whatever ACL returned
     return ret
 
@@ -301,11 +324,9 @@ def _send(api: str, channel_desc: int, input_: int, output: int, config: int, us
     if config and state().lookup(config, VdecFrameConfig) is None:
         return bad_handle(api, config, "VDEC frame config (acl.media.vdec_create_frame_config)")
     channel: Channel = desc.channel
+    fn = callbacks().get(channel_desc)  # the binding hands this callable to ACL with each frame
     if sd.eos:
-        channel.end_of_stream(api)
-        fn = callbacks().get(channel_desc)
-        if fn is not None:
-            channel.lane.post(lambda: fn(input_, output, user_data), "end of stream")
+        channel.end_of_stream(api, Chunk(-1, input_, output, user_data, fn=fn))
         return 0
     if not skipped and pic(output) is None:
         return bad_handle(api, output, "pic desc (the decoded picture's output)")
@@ -316,7 +337,7 @@ def _send(api: str, channel_desc: int, input_: int, output: int, config: int, us
     with channel.decoder.lock:
         index = channel.decoder.sent
         channel.decoder.sent += 1
-    channel.send(api, Chunk(index, input_, 0 if skipped else output, user_data, skipped), raw, why)
+    channel.send(api, Chunk(index, input_, 0 if skipped else output, user_data, skipped, fn), raw, why)
     return 0
 
 

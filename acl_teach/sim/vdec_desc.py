@@ -61,8 +61,7 @@ def vdec_destroy_channel_desc(api, channel_desc):
     """Free a channel desc (NULL -> 0); a channel still open on it is closed first (UNCONFIRMED)."""
     desc = vdec_desc(channel_desc)
     if desc is not None and desc.channel is not None:
-        from .vdec import close_channel  # the channel module builds on this one
-        close_channel(api, channel_desc, desc)
+        _vdec.close_channel(api, channel_desc, desc)
     return destroy(api, channel_desc, VdecChannelDesc, "VDEC channel desc (acl.media.vdec_create_channel_desc)")
 
 
@@ -183,3 +182,6 @@ def vdec_destroy_frame_config(api, frame_config):
 
 
 __all__ = [n for n, f in dict(globals()).items() if n.startswith("vdec_") and hasattr(f, "__acl_api__")]
+
+
+from . import vdec as _vdec  # noqa: E402  (the channel module builds on this one: imported last, never at a call)

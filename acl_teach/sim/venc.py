@@ -5,12 +5,14 @@ comes back at once), set from the channel desc: entype (0 H.265 main, 1/2/3 H.26
 baseline/main/high), key frame interval (GOP), max bit rate, source rate. Each encoded frame is
 written into the channel's output buffer (the 310's fixed 3686400-byte DVPP buffer, or the one
 given with ``venc_set_channel_desc_buf_addr``/``_size``) and handed to
-``callback(input_pic_desc, output_stream_desc, user_data)`` on the channel's callback thread; the
+``callback(input_pic_desc, output_stream_desc, user_data)`` on the channel's callback thread (the
+encoding runs there too, in order, as the device's work: send_frame returns at once); the
 output stream desc belongs to VENC and is freed when the callback returns, so copy the data
 (acl.rt.memcpy device-to-host) inside it, as the venc_image sample does. Its timestamp is the
 frame number (UNCONFIRMED).
 
-The input picture is read from the pic desc's data with the channel's width, height and format;
+The input picture is read when ``venc_send_frame`` is called (the venc_image sample frees it right
+after sending) from the pic desc's data with the channel's width, height and format;
 the desc's strides are used when set, else ALIGN_UP(width, 16) x ALIGN_UP(height, 2) (the sample
 sets only data and size). A frame config with ``eos`` ends the stream (``venc_send_frame(ch, 0, 0,
 cfg, None)``): the encoder is drained and starts afresh. Host checks (100000): the callback
@@ -35,9 +37,11 @@ from .dvpp_picdesc import pic
 from .dvpp_pixels import read
 from .dvpp_stream import StreamDesc
 from .memory import space
-from .runtime import current_context
+from .runtime import Context, current_context
 from .state import create_handle, destroy_handle, fail, require_init, state, warn
+from .streams import thread_alive
 from .venc_desc import VencChannelDesc, callbacks, frame_config, venc_desc
+from . import video_lane
 from .video_lane import Lane
 
 _ids = itertools.count(0)
@@ -45,7 +49,7 @@ _ids = itertools.count(0)
 
 def _encoder(desc: VencChannelDesc):
     """A PyAV encoder for the channel desc's settings."""
-    import av  # PyAV bundles FFmpeg with x264 and x265: imported only when a channel exists
+    av = video_lane.av()  # PyAV bundles FFmpeg with x264 and x265: imported when the first channel opens
     rate = desc.src_rate or V.VENC_SRC_RATE_DEFAULT
     gop = max(desc.key_frame_interval, 1)
     if desc.en_type == V.H265_MAIN_LEVEL:
@@ -95,7 +99,7 @@ class Channel:
         self.offset += count
         return view, address
 
-    def _post(self, api: str, input_: int, data: bytes, user_data: Any, why: str = "", eos: int = 0) -> None:
+    def _post(self, api: str, input_: int, data: bytes, user_data: Any, fn: Any, why: str = "", eos: int = 0) -> None:
         """One output stream desc for the callback: the encoded frame, or a failure with ret_code."""
         view, address = (None, 0) if why else self._buffer(len(data))
         if not why and view is None:
@@ -112,7 +116,6 @@ class Channel:
                          eos, owner="VENC")
         handle = create_handle(out, "venc output stream desc", f"frame {self.frames} of VENC channel {self.channel_id}")
         self.outputs.append(handle)
-        fn = callbacks().get(self.handle)
 
         def run() -> None:
             try:
@@ -120,16 +123,30 @@ class Channel:
                     fn(input_, handle, user_data)
             finally:
                 self._release(api, handle)
-        self.lane.post(run, f"frame {self.frames}")
+        self.lane.call(run, f"frame {self.frames}")
 
     def _release(self, api: str, handle: int) -> None:
         if handle in self.outputs:
             self.outputs.remove(handle)
             destroy_handle(api, handle, StreamDesc, "VENC output stream desc")
 
-    def encode(self, api: str, input_: int, planes, force_i: bool, user_data: Any) -> None:
-        """Encode one picture and post a callback for each packet x264/x265 gives back."""
-        import av
+    def submit(self, api: str, input_: int, force_i: bool, user_data: Any) -> None:
+        """Read the picture now (the venc_image sample frees its input right after sending), encode it later in order
+        on the callback thread, as the device's work."""
+        fn = callbacks().get(self.handle)  # the binding hands this callable to ACL with each frame
+        planes, why = _picture(self, input_)
+        self.lane.post(lambda: self._encode_job(api, input_, planes, why, force_i, user_data, fn), f"encode {input_:#x}")
+
+    def _encode_job(self, api: str, input_: int, planes, why: str, force_i: bool, user_data: Any, fn: Any) -> None:
+        if planes is None:
+            self._post(api, input_, b"", user_data, fn, why)
+            self.frames += 1
+        else:
+            self.encode(api, input_, planes, force_i, user_data, fn)
+
+    def encode(self, api: str, input_: int, planes, force_i: bool, user_data: Any, fn: Any) -> None:
+        """Encode one picture and run the callback for each packet x264/x265 gives back."""
+        av = video_lane.av()
         y, u, v = planes
         h, w = y.shape
         nv12 = np.empty((h * 3 // 2, w), np.uint8)
@@ -141,18 +158,18 @@ class Channel:
         if force_i:
             frame.pict_type = av.video.frame.PictureType.I
         for packet in self.encoder.encode(frame):
-            self._post(api, input_, bytes(packet), user_data)
+            self._post(api, input_, bytes(packet), user_data, fn)
         self.frames += 1
 
-    def fail_frame(self, api: str, input_: int, why: str, user_data: Any) -> None:
-        self._post(api, input_, b"", user_data, why)
-        self.frames += 1
+    def _drain(self, api: str, fn: Any) -> None:
+        for packet in self.encoder.encode(None):
+            self._post(api, 0, bytes(packet), None, fn)
+        self.encoder = _encoder(self.desc)
 
     def end_of_stream(self, api: str) -> None:
-        """Drain the encoder (zero latency: usually nothing is left) and start a fresh stream."""
-        for packet in self.encoder.encode(None):
-            self._post(api, 0, bytes(packet), None)
-        self.encoder = _encoder(self.desc)
+        """Queue the drain (zero latency: usually nothing is left); the encoder then starts a fresh stream."""
+        fn = callbacks().get(self.handle)
+        self.lane.post(lambda: self._drain(api, fn), "end of stream")
 
     def close(self, api: str) -> str:
         self.end_of_stream(api)
@@ -188,8 +205,6 @@ def venc_create_channel(api, channel_desc):
     if desc.thread_id == 0:
         return fail(100000, api, "no callback thread: call acl.media.venc_set_channel_desc_thread_id(desc, tid) with "
                     "the id from acl.util.start_thread of a thread looping on acl.rt.process_report.")
-    from .runtime import Context
-    from .streams import thread_alive
     if not thread_alive(desc.thread_id):
         ret = warn(100000, api, f"thread id {desc.thread_id} is not a running thread: nothing will call "
                    f"process_report for this channel, so its callbacks never run.")
@@ -245,7 +260,7 @@ def _picture(channel: Channel, input_: int):
     region, offset, why = dvpp_region(src.data, need, "input picture data")
     if region is None:
         return None, why
-    return read(region.view(offset, need), desc.pic_format, w, h, ws, hs), ""
+    return tuple(p.copy() for p in read(region.view(offset, need), desc.pic_format, w, h, ws, hs)), ""
 
 
 @binding("acl.media.venc_send_frame", "kkkkO")
@@ -270,11 +285,7 @@ def venc_send_frame(api, channel_desc, input_pic_desc, reserve, frame_config_, u
         return 0
     if pic(input_pic_desc) is None:
         return bad_handle(api, input_pic_desc, "pic desc (the picture to encode)")
-    planes, why = _picture(channel, input_pic_desc)
-    if planes is None:
-        channel.fail_frame(api, input_pic_desc, why, user_data)
-    else:
-        channel.encode(api, input_pic_desc, planes, bool(cfg.force_i_frame), user_data)
+    channel.submit(api, input_pic_desc, bool(cfg.force_i_frame), user_data)  # the flag as it is now
     return 0
 
 

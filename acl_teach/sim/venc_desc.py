@@ -72,8 +72,7 @@ def venc_destroy_channel_desc(api, channel_desc):
     """Free a channel desc (NULL -> 0); a channel still open on it is closed first (UNCONFIRMED)."""
     desc = venc_desc(channel_desc)
     if desc is not None and desc.channel is not None:
-        from .venc import close_channel  # the channel module builds on this one
-        close_channel(api, channel_desc, desc)
+        _venc.close_channel(api, channel_desc, desc)
     return destroy(api, channel_desc, VencChannelDesc, "VENC channel desc (acl.media.venc_create_channel_desc)")
 
 
@@ -184,6 +183,9 @@ def _param_value(param: Any, letter: str) -> int:
 def venc_set_channel_desc_param(api, channel_desc, param_type, param):
     """Set one field by aclvencChannelDescParamType: the callback, an address, a thread id or a uint32."""
     if param_type == V.ACL_VENC_CALLBACK_PTR:
+        if not callable(param):  # the binding sets TypeError yet returns a value: CPython turns that into SystemError
+            raise SystemError("<built-in function venc_set_channel_desc_param> returned a result with an exception "
+                              "set") from TypeError("parameter must be callable")
         return _set_callback(api, channel_desc, param)
     letter = "k" if param_type == V.ACL_VENC_BUF_ADDR_PTR else "K" if param_type == V.ACL_VENC_THREAD_ID_UINT64 else "I"
     value = _param_value(param, letter)
@@ -256,3 +258,6 @@ for _name in ("force_i_frame", "eos"):
     globals()[f"venc_get_frame_config_{_name}"] = _config_getter(_name)
 
 __all__ = [n for n, f in dict(globals()).items() if n.startswith("venc_") and hasattr(f, "__acl_api__")]
+
+
+from . import venc as _venc  # noqa: E402  (the channel module builds on this one: imported last, never at a call)

@@ -10,14 +10,23 @@ exited, the wait stops and says so (UNCONFIRMED: a board would wait).
 """
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import time
 import traceback
-from typing import Callable, List
+from typing import Any, Callable, List
 
 from .streams import CallbackTask, Stream, reports, thread_alive
 from .state import state
+
+
+@functools.lru_cache(maxsize=None)
+def av() -> Any:
+    """PyAV (it bundles FFmpeg), imported when the first channel opens and kept: no import runs again, so a channel
+    closed from a ``__del__`` at interpreter shutdown (when the import system is gone) still works."""
+    import av as module
+    return module
 
 
 class Lane:
@@ -37,6 +46,10 @@ class Lane:
         self.posted = [t for t in self.posted if not t.done.is_set()] + [task]
         reports().post(task)
 
+    def call(self, run: Callable[[], None], label: str) -> None:
+        """Run a user callback now (on the callback thread, inside a posted job), reporting what it raises."""
+        self._guarded(run, label)
+
     def _guarded(self, run: Callable[[], None], label: str) -> None:
         """A callback that raises is reported and the thread goes on, as the binding logs and returns."""
         try:
@@ -48,11 +61,9 @@ class Lane:
     def wait_all(self) -> str:
         """Wait until every posted callback ran: '' or why the wait stopped early."""
         if threading.get_ident() == self.thread_id:  # destroyed from inside a callback: run what is left here
-            self._unqueue()
-            for task in self.posted:
-                if not task.done.is_set():
-                    task.fn(None)
-                    task.done.set()
+            for task in self._unqueue():
+                task.fn(None)
+                task.done.set()
             return ""
         deadline = time.monotonic() + state().config.wait_timeout_s
         for task in self.posted:
@@ -65,14 +76,15 @@ class Lane:
                             f"{state().config.wait_timeout_s:.0f} s")
         return ""
 
-    def _unqueue(self) -> None:
-        """Take this lane's callbacks out of the thread's mailbox (they are run here, or dropped)."""
+    def _unqueue(self) -> List[CallbackTask]:
+        """Take this lane's callbacks out of the thread's mailbox, in order (they are run here, or dropped)."""
         box = reports()
         with box.wake:
             queue = box.pending.get(self.thread_id)
-            if queue:
-                for task in [t for t in queue if any(t is p for p in self.posted)]:
-                    queue.remove(task)
+            mine = [t for t in (queue or ()) if any(t is p for p in self.posted)]
+            for task in mine:
+                queue.remove(task)
+        return mine
 
     def close(self) -> None:
         """End the hidden subscription (after wait_all); callbacks still queued are dropped."""

@@ -98,7 +98,7 @@ def _portable(flag: str) -> str:
 
 def _digest(path: str, flags: List[str]) -> str:
     """Cache key of an emulator OM: the ONNX bytes, the flags (files by content) and the emulator's format."""
-    h = hashlib.sha256(f"om{om.FORMAT_VERSION}-portable-command".encode())
+    h = hashlib.sha256(f"om{om.FORMAT_VERSION}-portable-command-cost".encode())  # -cost: headers carry "cost"
     h.update(_file_digest(path).encode())
     h.update("\0".join(_portable(f) for f in flags).encode())
     return h.hexdigest()[:12]

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..spec import dtypes, om
 from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FORMAT_ND, ACL_INT64
-from . import singleop
+from . import ascend_ops, graphcost, singleop
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
          "output_type", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "weight", "out_nodes", "log", "singleop",
@@ -211,11 +211,20 @@ def _check_basic(flags: Dict[str, str]) -> None:
         raise AtcError(f"E10001: Value [{flags['model']}] for parameter [--model] is invalid: file not found.")
 
 
-def _load_onnx(path: str):
+def _load_onnx(path: str, shapes: Optional[Dict[str, List[int]]] = None, notes: Optional[List[str]] = None):
+    """The ONNX model, with Ascend post-processing operators (ascend_ops) lowered to standard ONNX first."""
     import onnx
     try:
         model = onnx.load(path)
+        if ascend_ops.has_ascend_ops(model):
+            found = sorted({n.op_type for n in model.graph.node if n.op_type in ascend_ops.ASCEND_OPS})
+            model = ascend_ops.lower(model, shapes or {})
+            if notes is not None:
+                notes.append(f"[acl-teach] {', '.join(found)}: Ascend operators, computed on the simulator by "
+                             f"standard ONNX subgraphs (what they compute: acl_teach/toolchain/ascend_ops.py)")
         onnx.checker.check_model(model)
+    except ascend_ops.AscendOpError as exc:
+        raise AtcError(f"E19010: {exc}") from None
     except Exception as exc:
         raise AtcError(f"E19010: No parser is registered for the model or it failed to parse "
                        f"({path}): {str(exc).splitlines()[0] if str(exc) else type(exc).__name__}") from None
@@ -355,11 +364,11 @@ def _run_gear(session, inputs: List[Dict[str, Any]], gear_dims: List[List[int]])
     return [list(o.shape) for o in _run_values(session, inputs, gear_dims)]
 
 
-def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]]:
-    """Convert per ``flags``; return (path of the written .om, header)."""
+def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] = None) -> Tuple[str, Dict[str, Any]]:
+    """Convert per ``flags``; return (path of the written .om, header); lines for ATC's output go to ``notes``."""
     _check_basic(flags)
     kind, gears = _parse_gears(flags)
-    model = _load_onnx(flags["model"])
+    model = _load_onnx(flags["model"], _parse_shapes(flags.get("input_shape", "")), notes)
     fmt_name = flags.get("input_format", "NCHW").upper()
     inputs = _resolve_inputs(model, flags, kind)
     onnx_bytes = _rewrite(model, inputs)
@@ -387,7 +396,8 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
     for i, e in enumerate(inputs):
         e["gear_dims"] = {k: v[i] for k, v in per_gear_inputs.items()}
         e["size"] = max(int(np.prod(d)) for d in e["gear_dims"].values()) * dtypes.itemsize(e["data_type"])
-    producers = {o: (n.name, i) for n in model.graph.node for i, o in enumerate(n.output)}
+    producers = {o: ascend_ops.original_producer(n) or (n.name, i) for n in model.graph.node
+                 for i, o in enumerate(n.output)}
     named = set(producers.values()) | {(o.name, 0) for o in model.graph.output}
     for node, index in per_output:
         if (node, index) not in named:
@@ -414,14 +424,24 @@ def build(flags: Dict[str, str], command: str = "") -> Tuple[str, Dict[str, Any]
               "inputs": inputs, "outputs": outputs, "dynamic": {"kind": kind, "gears": gears},
               "weight_size": sum(len(t.raw_data) or _tensor_bytes(t) for t in model.graph.initializer),
               "work_size": _work_size(onnx_bytes, inputs, per_gear_inputs),
+              "cost": _cost(onnx_bytes, inputs, per_gear_inputs),
               "recipe": _recipe_for(flags["model"])}
     out_path = flags["output"] if flags["output"].endswith(".om") else flags["output"] + ".om"
     os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
-    tmp = out_path + ".tmp"
+    tmp = f"{out_path}.{os.getpid()}.tmp"  # per process: two builds of one OM (two kernels) never share a file
     with open(tmp, "wb") as fh:
         fh.write(om.dumps(header, onnx_bytes))
     os.replace(tmp, out_path)
     return out_path, header
+
+
+def _cost(onnx_bytes: bytes, inputs: List[Dict[str, Any]], per_gear: Dict[str, List[List[int]]]) -> Any:
+    """The header's ``cost`` for the simulator's clock (graphcost.py); None when the graph defeats the analysis."""
+    feeds = {key: {e["onnx_name"]: d for e, d in zip(inputs, dims) if e["onnx_name"]} for key, dims in per_gear.items()}
+    try:
+        return graphcost.for_header(onnx_bytes, feeds)
+    except Exception:  # the cost is an extra: never a reason for ATC to fail
+        return None
 
 
 def _model_format(inputs: List[Dict[str, Any]]) -> int:
@@ -500,7 +520,8 @@ def run(argv: Sequence[str], out=None, err=None) -> int:
     command = "atc " + " ".join(shlex.quote(a) for a in argv)
     try:
         flags = parse_flags(argv)
-        paths = singleop.from_flags(flags, command) if "singleop" in flags else [build(flags, command)[0]]
+        notes = no_effect_notes(flags)
+        paths = singleop.from_flags(flags, command) if "singleop" in flags else [build(flags, command, notes)[0]]
     except (AtcError, singleop.SingleOpError) as exc:
         print(FAILED, file=err)
         print(str(exc), file=err)
@@ -510,7 +531,7 @@ def run(argv: Sequence[str], out=None, err=None) -> int:
         print(f"E19999: the input is too large or too deeply nested to convert ({type(exc).__name__}): check "
               f"the numbers and shapes in the files given to atc.", file=err)
         return 1
-    for note in no_effect_notes(flags):
+    for note in notes:
         print(note, file=out)
     print("ATC run success, welcome to the next use.", file=out)
     for path in paths:

@@ -407,9 +407,10 @@ def build(op_list: str, output: str, soc: str, command: str = "", source: str = 
     paths = []
     for name, model in compiled:
         path = os.path.join(output, name)
-        with open(path + ".tmp", "wb") as fh:
+        tmp = f"{path}.{os.getpid()}.tmp"  # per process: concurrent builds of one op model never share a file
+        with open(tmp, "wb") as fh:
             fh.write(opmodel.dumps(model))
-        os.replace(path + ".tmp", path)
+        os.replace(tmp, path)
         paths.append(path)
     return paths
 

@@ -38,7 +38,10 @@ def what_happened(seen: List[Any], acl_entry: Optional[Any], now: Optional[List[
         return "the simulated process was reset (acl_teach.reset): the resources listed before vanished " \
                "without a release call, and the ledger starts afresh"
     if acl_entry is not None and not acl_entry.alive:
-        return f"acl.finalize ran{where_released(acl_entry.released_at)}: everything still alive was reclaimed"
+        reclaimed = len(backend.inspector().leaks() or [])  # after finalize every leak is one it reclaimed
+        return (f"acl.finalize ran{where_released(acl_entry.released_at)}: it reclaimed {reclaimed} resource(s) "
+                f"never released by their own call" if reclaimed else
+                f"acl.finalize ran{where_released(acl_entry.released_at)}: nothing was left alive to reclaim")
     return ""
 
 

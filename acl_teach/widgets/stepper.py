@@ -44,6 +44,9 @@ def _lost_message(entry: Any, now: Optional[List[Any]]) -> Optional[str]:
     return None
 
 
+STEP_MIN_WIDTH = 210  # px per step button: four fit in ~900 px (a 1400 px window with the file browser open)
+
+
 class PipelineStepper(FullText, w.VBox):
     """Click through the flow; after each step see its record, its pyACL calls and the ledger.
 
@@ -62,7 +65,7 @@ class PipelineStepper(FullText, w.VBox):
         self.failure: Optional[str] = None
         self.owned: List[Any] = []      # ledger entries our steps created
         self.freed: List[Any] = []      # ... and those our own release steps released
-        self.buttons = [w.Button(description=label, tooltip=label, layout=w.Layout(width="270px"))
+        self.buttons = [w.Button(description=label, tooltip=label, layout=w.Layout(width="auto"))
                         for _, label, _ in STEPS]
         for i, b in enumerate(self.buttons):
             b.on_click(safe_callback(self, lambda _, i=i: self.click(i), f"step {STEPS[i][1]!r}"))
@@ -71,7 +74,9 @@ class PipelineStepper(FullText, w.VBox):
         self.status = w.HTML()
         self.record_box = w.HTML()
         self.ledger = LedgerView()
-        super().__init__([w.GridBox(self.buttons, layout=w.Layout(grid_template_columns="repeat(4, 280px)")),
+        grid = w.Layout(grid_template_columns=f"repeat(auto-fill, minmax({STEP_MIN_WIDTH}px, 1fr))",
+                        width="100%")  # as many columns as fit: 4 in a wide window, fewer beside the file browser
+        super().__init__([w.GridBox(self.buttons, layout=grid),
                           self.restart_button, self.status, self.record_box, self.ledger])
         self.add_class("acl-teach-stepper")
         self.status.add_class("acl-teach-stepper-status")

@@ -310,3 +310,4 @@ assert feedback, feedback
 
 # %%
 print(lab.ledger_summary())
+workdir.cleanup()   # this kernel's converted OM goes now (a kernel that is killed would leave it behind)

@@ -224,25 +224,30 @@ print(acl.rt.memcpy(dev_ptr, size, ptr, 0, 1), "<- count 0")
 # %% [markdown] tags=["lang:en"]
 # ## A mistake a board cannot see: a dangling pointer
 # `acl.util.bytes_to_ptr(x.tobytes())` takes the address of a temporary `bytes` object that Python frees as soon
-# as the line ends. The integer stays; the memory behind it is gone. **On a board nothing checks this**: the copy
-# reads whatever now sits at that address — garbage in your input, or a crash — and returns 0. This is the
-# "pointers do not persist" trap the learner describes.
+# as the line ends. The integer stays; the memory behind it is freed. **On a board nothing checks this**: the copy
+# returns 0 and reads freed memory — undefined behaviour: usually the old bytes are still there, but memory the
+# process reuses in between turns into garbage in your input, or a crash. This is the "pointers do not persist"
+# trap the learner describes.
 #
-# *simulator:* it tracks every `bytes` object it handed a pointer for, so it refuses the copy with 107000 and says
-# why — a courtesy of the simulator, not what the hardware does.
+# *simulator:* it accepts the copy as a board does (0), keeps the dead object so the copy gets the bytes it held,
+# and warns once per object — so the program behaves like its usual run on a board, and you still hear about it.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 开发板看不见的错误：悬空指针
 # `acl.util.bytes_to_ptr(x.tobytes())` 取的是一个临时 `bytes` 对象的地址，这一行结束时 Python 就释放了它。整数还在，它背后的内存
-# 已经没了。**在开发板上没有任何检查**：内存复制会读取这个地址上此刻的任意内容——输入里混进垃圾数据，或者程序崩溃——并返回 0。
-# 这正是那位学习者所说的“指针不能一直保持”的陷阱。
+# 已被释放。**在开发板上没有任何检查**：内存复制返回 0，读取的是已释放的内存——这是未定义行为：通常旧的字节还在，但如果进程在此期间
+# 重用了这块内存，输入里就会混进垃圾数据，甚至程序崩溃。这正是那位学习者所说的“指针不能一直保持”的陷阱。
 #
-# *模拟器：* 它跟踪每个交出过指针的 `bytes` 对象，因此会以 107000 拒绝这次复制并说明原因——这是模拟器的额外帮助，不是硬件的行为。
+# *模拟器：* 它像开发板一样接受这次复制（返回 0），保留已失效的对象，让复制得到它原来的字节，并对每个对象警告一次——程序的表现与它在
+# 开发板上通常的运行一致，你也会得到提醒。
 
 # %%
 dangling = acl.util.bytes_to_ptr(x.tobytes())   # the temporary bytes object dies right away
 ret = acl.rt.memcpy(dev_ptr, size, dangling, size, 1)
-print("dangling pointer ->", ret, "| a board does not check it: it returns 0 and copies garbage")
+print("dangling pointer ->", ret, "| a board does not check it either: it reads freed memory")
+if lab.on_simulator():
+    note = sim.warnings()[-1].message
+    print("simulator warning: the pointer", note[note.index("came from"):].split(". ")[0] + ".")
 
 # %% [markdown] tags=["lang:en"]
 # ## Device → device, synchronous and asynchronous

@@ -45,6 +45,11 @@ def _free_port():
         return s.getsockname()[1]
 
 
+def _busy(port):
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
 def _run(argv, check=True, **kw):
     done = subprocess.run(argv, capture_output=True, text=True, timeout=900, **kw)
     if check:
@@ -73,6 +78,8 @@ def _cleanup():
     for name in LEARNERS + [INSTRUCTOR]:
         subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True)
         subprocess.run(["userdel", "--remove", name], capture_output=True)
+        from acl_teach.classroom import limits
+        limits.remove(name)
     shutil.rmtree(ROOT, ignore_errors=True)
     for path in [MARKER]:
         if os.path.exists(path):
@@ -104,7 +111,11 @@ class Hub:
         opener.open(self.url + "/hub/login", timeout=30).read()
         xsrf = next(c.value for c in jar if c.name == "_xsrf")
         data = urllib.parse.urlencode({"username": user, "password": password, "_xsrf": xsrf}).encode()
-        opener.open(self.url + "/hub/login", data=data, timeout=60).read()
+        try:  # a good login redirects to the spawn page, which starts the learner's server
+            opener.open(self.url + "/hub/login", data=data, timeout=60).read()
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 403, exc  # a refused login
+            return opener, [c.name for c in jar]
         opener.xsrf = next(c.value for c in jar if c.name == "_xsrf")
         return opener, [c.name for c in jar]
 
@@ -126,8 +137,8 @@ class Hub:
 
     def spawn(self, user, token):
         status, body = self.api(f"/hub/api/users/{user}/server", token, "POST", {})
-        assert status in (201, 202), (status, body)
-        deadline = time.time() + 120
+        assert status in (201, 202) or (status == 400 and "already running" in body), (status, body)
+        deadline = time.time() + 330  # the hub's own start_timeout is 300 s: a loaded machine starts slowly
         while time.time() < deadline:
             status, body = self.api(f"/hub/api/users/{user}", token)
             info = json.loads(body)
@@ -140,10 +151,17 @@ class Hub:
     def stop(self):
         os.killpg(self.proc.pid, signal.SIGINT)
         try:
-            self.proc.wait(30)
+            self.proc.wait(60)
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
+        proxy = os.path.join(ROOT, "hub", "jupyterhub-proxy.pid")
+        if os.path.exists(proxy):  # the proxy outlives a hub that was killed
+            try:
+                os.kill(int(open(proxy).read()), signal.SIGTERM)
+            except (OSError, ValueError):
+                pass
         self.log.close()
+        shutil.copyfile(self.log.name, "/tmp/aclci-hub.log")  # kept for a failed run's reader
 
 
 @pytest.fixture(scope="module")
@@ -153,6 +171,8 @@ def klass(tmp_path_factory):
     class_list = tmp_path_factory.mktemp("class") / "learners.csv"
     class_list.write_text("username,name\n" + "".join(f"{n},Learner {i}\n" for i, n in enumerate(LEARNERS)))
     port = _free_port()
+    while any(_busy(p) for p in (port + 1, port + 2)):  # the hub's API and the proxy's API use the next two
+        port = _free_port()
     done = _run(ACL_TEACH + ["classroom", "setup", "--root", ROOT, "--instructor", INSTRUCTOR, "--class-list",
                              str(class_list), "--port", str(port), "--mem-limit", "1536M", "--cpu-limit", "1"])
     passwords = dict(re.findall(r"^  (aclci-[a-z]+)  ([a-z0-9]{12})$", done.stdout, re.M))
@@ -186,6 +206,9 @@ def test_class_run(klass):
         opener, cookies = hub.login(user, passwords[user])
         assert "jupyterhub-hub-login" in cookies, (user, cookies)
         tokens[user] = hub.token(opener, user)
+    # the idle culler runs as a hub service (the instructor is the hub's admin)
+    status, body = hub.api("/hub/api/services", tokens[INSTRUCTOR])
+    assert status == 200 and "idle-culler" in json.loads(body), body
     # each server starts, inside its learner's limits
     from acl_teach.classroom import limits
     for user in LEARNERS + [INSTRUCTOR]:
@@ -240,9 +263,21 @@ def test_class_run(klass):
     _abuse(inbound)
 
     out = _run(ACL_TEACH + ["classroom", "collect", ASSIGNMENT, "--root", ROOT]).stdout
-    assert "refused" in out and "planted" in out, out
+    assert "refused" in out and "+link" in out, out  # the link to the solutions, though in its own folder
     course = os.path.join(pwd.getpwnam(INSTRUCTOR).pw_dir, "acl-teach")
     assert sorted(os.listdir(os.path.join(course, "submitted"))) == sorted(LEARNERS)
+    for user in LEARNERS:  # each collected submission is its own learner's (not the planted or linked 2099 ones)
+        stamp = open(os.path.join(course, "submitted", user, ASSIGNMENT, "timestamp.txt")).read()
+        assert not stamp.startswith("2099"), (user, stamp)
+
+    # formgrader's own autograde (as the instructor) refuses to run learners' code as the instructor (tried first:
+    # a refused autograde --force leaves that submission ungraded until the real one below)
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=f"{ROOT}/jupyter/instructor", PATH=f"{BIN}:/usr/bin:/bin")
+    entry = pwd.getpwnam(INSTRUCTOR)
+    done = _run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--init-groups", "--", NBGRADER,
+                 "autograde", ASSIGNMENT, "--student", BLANK, "--force"], check=False, cwd=course,
+                env=dict(env, HOME=entry.pw_dir))
+    assert "runs each submission as its learner" in done.stdout + done.stderr, done.stderr[-2000:]
 
     _run(ACL_TEACH + ["classroom", "autograde", ASSIGNMENT, "--root", ROOT])
     from nbgrader.api import Gradebook
@@ -255,14 +290,6 @@ def test_class_run(klass):
     assert os.stat(MARKER).st_uid == pwd.getpwnam(WRONG).pw_uid
     assert not os.path.exists(os.path.join(pwd.getpwnam(INSTRUCTOR).pw_dir, "pwned"))
     assert os.stat(os.path.join(course, "gradebook.db")).st_uid == pwd.getpwnam(INSTRUCTOR).pw_uid
-    # formgrader's own autograde (as the instructor) refuses to run learners' code as the instructor
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=f"{ROOT}/jupyter/instructor", PATH=f"{BIN}:/usr/bin:/bin")
-    entry = pwd.getpwnam(INSTRUCTOR)
-    done = _run(["setpriv", f"--reuid={entry.pw_uid}", f"--regid={entry.pw_gid}", "--init-groups", "--", NBGRADER,
-                 "autograde", ASSIGNMENT, "--student", BLANK, "--force"], check=False, cwd=course,
-                env=dict(env, HOME=entry.pw_dir))
-    assert "runs each submission as its learner" in done.stdout + done.stderr, done.stderr[-2000:]
-
     _run(ACL_TEACH + ["classroom", "feedback", ASSIGNMENT, "--root", ROOT])
     for user in LEARNERS:
         rc, out = _nbgrader_as(user, "fetch_feedback", ASSIGNMENT)

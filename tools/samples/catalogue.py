@@ -51,6 +51,8 @@ class Sample:
     op_models: Tuple[OpModels, ...] = ()
     files: Tuple[File, ...] = ()
     acllite: bool = False
+    acllite_dir: str = "python/common/acllite"  # the newer samples' README installs inference/acllite/acllitePY
+    setup: Tuple[Tuple[str, str], ...] = ()  # (README command, folder) run before the atc commands, e.g. a script
     needs: Tuple[str, ...] = ()
     sim_options: Tuple[str, ...] = ()
     expect: Tuple[str, ...] = ()
@@ -127,6 +129,31 @@ GOOGLENET_DYN_CFG = """aipp_op {
     min_chn_2 : 123
 }
 """  # ours: the real insert_op.cfg is downloaded and unpublished; GE's default YUV->BGR matrix, Caffe BGR means
+YOLOV7_CFG = """aipp_op {
+    aipp_mode : static
+    related_input_rank : 0
+    input_format : YUV420SP_U8
+    src_image_size_w : 640
+    src_image_size_h : 640
+    csc_switch : true
+    rbuv_swap_switch : false
+    matrix_r0c0 : 256
+    matrix_r0c1 : 0
+    matrix_r0c2 : 359
+    matrix_r1c0 : 256
+    matrix_r1c1 : -88
+    matrix_r1c2 : -183
+    matrix_r2c0 : 256
+    matrix_r2c1 : 454
+    matrix_r2c2 : 0
+    input_bias_0 : 0
+    input_bias_1 : 128
+    input_bias_2 : 128
+    var_reci_chn_0 : 0.0039216
+    var_reci_chn_1 : 0.0039216
+    var_reci_chn_2 : 0.0039216
+}
+"""  # ours: the README downloads aipp.cfg (unpublished); YUV -> RGB, / 255 as YOLOv7 is trained
 RESNET_HW_CFG = """aipp_op {
     aipp_mode : static
     related_input_rank : 0
@@ -143,6 +170,7 @@ VDEC = f"{L2}/1_classification/vdec_resnet50_classification"
 VIDEO_NOTE = ("The README downloads a camera clip we cannot ship: ours is coffee.png panned, encoded by PyAV's "
               "x264/x265 (tools/samples/data.py video). ")
 DYN_BATCH = f"{L2}/1_classification/googlenet_imagenet_dynamic_batch"
+SHORT_TEXT = "中国女排在世界杯决赛中以三比零战胜对手，第十次夺得冠军。"  # < 298 characters: 298 values are sent
 DYN_HW = f"{L2}/1_classification/resnet50_imagenet_dynamic_hw"
 
 
@@ -297,6 +325,53 @@ SAMPLES: Tuple[Sample, ...] = (
            notes="Token ids and segment ids as fp32 [1,300] each; softmax [1,5] out. Our text has > 298 "
                  "characters so both inputs are exactly 300 values (a shorter text makes the sample send 298: "
                  "1192 of 1200 bytes)."),
+    Sample("bert_text_classification+short_text", f"{L2}/5_nlp/bert_text_classification",
+           "python3 bert_text_classification.py", cwd="src", acllite=True,
+           models=(Model("model/bert_text_classification.om", models.bert,
+                         "atc --model=bert_text_classification.pb --framework=3 --input_format=\"ND\" "
+                         "--output=bert_text_classification --input_shape=\"input_1:1,300;input_2:1,300\" "
+                         "--out_nodes=dense_1/Softmax:0 --soc_version=Ascend310 --op_select_implmode=\"high_precision\""),),
+           files=(File("data/sample.txt", data.text(SHORT_TEXT)),),
+           expect=("Prediction label: (体育|健康|军事|教育|汽车)", "Execute end"),
+           reject=CRASHES + (r"\bnan\b",),
+           check=checks.files_written("out/prediction_label.txt"),
+           notes="A text shorter than 298 characters: the sample sends 298 values (1192 of the 1200 bytes) per "
+                 "input; acllite mallocs 1192 bytes, and the model reads the last 8 from aclrtMalloc's padding "
+                 "(ALIGN_UP(1192, 32) + 32 = 1248 bytes), zeros on the simulator: real scores, no NaN."),
+    Sample("googlenet_imagenet_picture", f"{L2}/1_classification/googlenet_imagenet_picture",
+           "python3 classify.py ../data/", cwd="src", acllite=True,
+           models=(Model("model/googlenet_yuv.om", models.imagenet_caffe_bgr,
+                         "atc --model=./googlenet.prototxt --weight=./googlenet.caffemodel --framework=0 "
+                         "--output=googlenet_yuv --soc_version=Ascend310 --insert_op_conf=./insert_op.cfg "
+                         "--input_shape=\"data:1,3,224,224\" --input_format=NCHW"),),
+           files=(File("model/insert_op.cfg", data.text_file(GOOGLENET_DYN_CFG)),
+                  File("data/rabit.jpg", data.photo("chelsea.png")), File("data/test2.jpg", data.photo("coffee.png"))),
+           check=_top1({"rabit.jpg": checks.CATS, "test2.jpg": checks.ESPRESSO}, r"images:(\S+)"),
+           notes="acllite AclLiteImage -> copy_to_dvpp -> JPEGD -> VPC resize 224x224 -> a model with static AIPP "
+                 "(YUV420SP_U8). The README downloads insert_op.cfg and rabit.jpg: ours are the dynamic-batch "
+                 "sample's cfg (GE's YUV->BGR matrix, Caffe means) and our cat photo under that name, plus the "
+                 "espresso photo."),
+    Sample("sampleYOLOV7NMSONNX", "inference/modelInference/sampleYOLOV7NMSONNX", "python3.7 sampleYOLOV7NMSONNX.py",
+           cwd="src", acllite=True, acllite_dir="inference/acllite/acllitePY", needs=("cv2",),
+           setup=(("python3.7 postProcessOperator.py", "src"),),
+           models=(Model("model/yolov7x.om",
+                         lambda: models.heads("images", [1, 3, 640, 640], [("Conv_404", 32, 255), ("Conv_374", 16, 255),
+                                              ("Conv_344", 8, 255)], objectness=(4, 89, 174)),
+                         "atc --model=yolov7x.onnx --framework=5 --output=yolov7x --soc_version=Ascend310 "
+                         "--out_nodes=\"Conv_404:0;Conv_374:0;Conv_344:0\" --input_shape=\"images:1,3,640,640\" "
+                         "--insert_op_conf=aipp.cfg"),),
+           op_models=(OpModels("atc --model=postprocess.onnx --soc_version=Ascend310 --output=postprocess --framework=5 "
+                               "--input_shape='img_info:1,4'", "model"),),
+           files=(File("model/aipp.cfg", data.text_file(YOLOV7_CFG)), File("data/dog.jpg", data.photo("chelsea.png")),
+                  File("out/.keep", data.text(""))),
+           expect=("success",), check=checks.files_written("out/dog.jpg"),
+           notes="The sample builds its post-processing model itself (src/postProcessOperator.py: Ascend's "
+                 "YoloPreDetection x 3 + YoloV5DetectionOutput) and converts it with the README's atc command; our ATC "
+                 "lowers those operators to ONNX (acl_teach/toolchain/ascend_ops.py). The YOLOv7 heads are the "
+                 "substitute (strides 32/16/8, 255 channels, objectness low: no box passes 0.25, box_num 0); the "
+                 "README downloads aipp.cfg (unpublished): ours is YUV420SP_U8 640x640 -> RGB / 255. Uses the newer "
+                 "acllite (inference/acllite/acllitePY, whose AclLiteImage.data() passes a dead bytes_to_ptr). The README's "
+                 "scripts/sample_run.sh makes ../out before running; we make it too."),
     Sample("imageinpainting_hifill", f"{L2}/6_other/imageinpainting_hifill", "python3 main.py", cwd="src",
            acllite=True, needs=("cv2",),
            models=(Model("model/hifill.om", models.hifill,

@@ -53,7 +53,7 @@ def environment(sample: Sample, root: str) -> dict:
     """This environment (acl-teach's import root on PYTHONPATH) plus acllite as its README adds it."""
     env = dict(os.environ, PYTHONUNBUFFERED="1", MPLBACKEND="Agg")
     if sample.acllite:
-        acllite = os.path.join(root, stage.COMMON, "acllite")
+        acllite = os.path.join(root, sample.acllite_dir)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (acllite, os.environ.get("PYTHONPATH")) if p)
     return env
 

@@ -8,8 +8,11 @@ from HEAD (blobs missing from a partial mirror are skipped).
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import shutil
 import subprocess
+import sys
 from typing import List, Optional
 
 import convert
@@ -72,7 +75,7 @@ def stage(sample: Sample, checkout: str, root: str) -> str:
         shutil.rmtree(root)
     copy_folder(checkout, sample.path, root)
     if sample.acllite:
-        copy_folder(checkout, COMMON, root)
+        copy_folder(checkout, COMMON if sample.acllite_dir.startswith(COMMON) else sample.acllite_dir, root)
     return os.path.join(root, sample.path)
 
 
@@ -81,6 +84,8 @@ def prepare(sample: Sample, sample_dir: str, scratch: str, timeout: float, log: 
     for item in sample.files:
         item.make(os.path.join(sample_dir, item.path))
         log.append(f"made {item.path}")
+    for command, cwd in sample.setup:
+        _setup(command, os.path.join(sample_dir, cwd), timeout, log)
     for model in sample.models:
         os.makedirs(scratch, exist_ok=True)
         onnx_path = os.path.join(scratch, os.path.splitext(os.path.basename(model.om))[0] + ".onnx")
@@ -93,6 +98,21 @@ def prepare(sample: Sample, sample_dir: str, scratch: str, timeout: float, log: 
     for ops in sample.op_models:
         argv, _ = convert.translate(ops.atc, None)
         _atc(argv, os.path.join(sample_dir, ops.cwd), timeout, log, [])
+
+
+def _setup(command: str, cwd: str, timeout: float, log: List[str]) -> None:
+    """A README step before conversion (``python3 script.py``, e.g. building a post-processing ONNX), run as is."""
+    words = shlex.split(command)
+    if not words or not re.fullmatch(r"python(3(\.\d+)?)?", words[0]):
+        raise PrepareError(f"setup command must start with python3: {command!r}")
+    log.append(f"(cd {cwd} && {command})")
+    try:
+        proc = subprocess.run([sys.executable, *words[1:]], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise PrepareError(f"{command} did not finish in {timeout:.0f} s") from None
+    log.append((proc.stdout + proc.stderr).strip())
+    if proc.returncode:
+        raise PrepareError(f"{command} failed: {(proc.stdout + proc.stderr).strip().splitlines()[-1:]}")
 
 
 def _atc(argv: List[str], cwd: str, timeout: float, log: List[str], dropped: Optional[List[str]]) -> None:
