@@ -4,6 +4,8 @@ Host checks are ACL's (reference §6.1): handles (100000), VPC input format 0..1
 format NV12/NV21 on the 310 (100027), a resize config holding interpolation > 4 (200006). The
 stride, resolution, ROI and memory rules of the 310 are checked by the device, so the call returns 0
 and synchronize_stream fails (507018, and the output desc's ret_code; code UNCONFIRMED).
+On the timeline each task lasts dvpp_cost.vpc_cost of the desc sizes at queue time (*simulator:*
+a per-pixel rate, UNCONFIRMED), cat ``vpc``.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ from ..spec import dvpp as D
 from ._args import CONTEXT, binding
 from .dvpp_channel import live_channel
 from .dvpp_common import DEVICE_FAULT, bad_handle, device_fault, dvpp_region, lookup
+from .dvpp_cost import vpc_cost
 from .dvpp_config import MAX_INTERPOLATION, ResizeConfig, RoiConfig
 from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import crop, read, resize, write
@@ -125,8 +128,9 @@ def _run(src: PicDesc, dst: PicDesc, crop_roi: Optional[RoiConfig], paste_roi: O
 
 def _queue_vpc(api: str, stream: int, label: str, src: PicDesc, dst: PicDesc, crop_roi, paste_roi,
                interpolation: int, max_side: int = D.VPC_MAX) -> int:
+    cost = vpc_cost((src.width, src.height), (dst.width, dst.height))
     return _queue(api, stream, label, lambda: _run(src, dst, crop_roi, paste_roi, interpolation, max_side),
-                  fault=DEVICE_FAULT)
+                  cost, "vpc", fault=DEVICE_FAULT)
 
 
 @binding("acl.media.dvpp_vpc_resize_async", "kkkkk", needs=CONTEXT)

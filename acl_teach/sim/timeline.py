@@ -15,10 +15,11 @@ a fixed launch cost per task, copies at a bandwidth per direction, model and ope
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from .state import state
 
@@ -65,11 +66,20 @@ class Clock:
     """The simulated host clock and the log of finished slices of one simulated process."""
 
     def __init__(self) -> None:
-        self.host_us = 0.0
+        self._host_us = 0.0
         self.lock = threading.Lock()
         self.slices: List[Slice] = []
         self.recording = 0  # > 0 while acl.prof (or acl.init's profiler section) collects
         self._task_ids = itertools.count(1)
+
+    @property
+    def host_us(self) -> float:
+        """The host clock as this thread sees it: a callback thread is no earlier than the report it runs."""
+        return max(self._host_us, getattr(_tls, "floor_us", 0.0))
+
+    @host_us.setter
+    def host_us(self, value: float) -> None:
+        self._host_us = value
 
     def next_task_id(self) -> int:
         """A fresh task id (what exception info reports)."""
@@ -101,6 +111,21 @@ class Clock:
 
 
 _tls = threading.local()  # the stream task running in this thread, if any (set by begin/finish)
+
+
+@contextlib.contextmanager
+def reported_at(done_us: float) -> Iterator[None]:
+    """Run a callback for device work that finished at ``done_us``: this thread's clock is no earlier.
+
+    Only the callback's thread waits (process_report), so other threads' times stay as they were
+    and a program's timeline does not depend on when the callback thread got to run.
+    """
+    before = getattr(_tls, "floor_us", 0.0)
+    _tls.floor_us = max(before, done_us)
+    try:
+        yield
+    finally:
+        _tls.floor_us = before
 
 
 def charge(name: str, cat: str, cost_us: float, args: Optional[Dict[str, Any]] = None) -> float:

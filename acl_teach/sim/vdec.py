@@ -22,6 +22,10 @@ EOS (a stream desc with eos=1): the decoder is drained, every waiting chunk gets
 the EOS chunk's own callback runs (output desc as passed, usually 0) and the channel is ready for
 a new stream. ``vdec_destroy_channel`` does the same without the EOS callback and returns once
 every callback has run (UNCONFIRMED: the simulator stops waiting after config.wait_timeout_s).
+
+Timeline (``acl.prof``): every chunk is a slice "VDEC frame N" (cat ``vdec``) on the row "VDEC
+channel <id>", in the order the pictures come out, lasting dvpp_cost.vdec_cost (*simulator:* a
+per-pixel rate per SoC, UNCONFIRMED); its callback runs after the slice's end (video_lane.py).
 """
 from __future__ import annotations
 
@@ -37,11 +41,13 @@ from ..spec import dvpp as D
 from ..spec import video as V
 from ._args import CONTEXT, binding
 from .dvpp_common import DEVICE_FAULT, bad_handle, dvpp_region
+from .dvpp_cost import UNIT_LAUNCH_US, vdec_cost
 from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import write
 from .dvpp_stream import stream_desc
 from .runtime import current_context
 from .state import fail, require_init, state, warn
+from .timeline import clock
 from .vdec_desc import VdecChannelDesc, VdecFrameConfig, callbacks, vdec_desc
 from .video_lane import Lane
 
@@ -57,6 +63,7 @@ class Chunk:
     output: int
     user_data: Any
     skipped: bool = False
+    sent_us: float = 0.0  # host clock when vdec_send_frame handed it over (timeline.py)
 
 
 class Decoder:
@@ -164,11 +171,22 @@ class Channel:
             out.ret_code = DEVICE_FAULT if why else 0
         if why:
             _note(api, f"channel {self.desc.channel_id} frame {chunk.index}: {why}")
+        done = self._timeline(chunk, frame, why)
         fn = callbacks().get(self.handle)
         if fn is None:
             return
         output = 0 if chunk.skipped else chunk.output
-        self.lane.post(lambda: fn(chunk.input, output, chunk.user_data), f"frame {chunk.index}")
+        self.lane.post(lambda: fn(chunk.input, output, chunk.user_data), f"frame {chunk.index}", done)
+
+    def _timeline(self, chunk: Chunk, frame: Any, why: str) -> float:
+        """The chunk's slice on this channel's timeline row (dvpp_cost.py); when the unit finished it."""
+        w, h = (frame.width, frame.height) if frame is not None else (0, 0)
+        kind = " (skipped)" if chunk.skipped else " (failed)" if why else ""
+        args = {"frame": chunk.index, "channel_id": self.desc.channel_id, "result": f"failed: {why}" if why else "ok"}
+        if frame is not None:
+            args.update(width=w, height=h)
+        cost = vdec_cost(w, h) if frame is not None else UNIT_LAUNCH_US
+        return self.lane.work(f"VDEC frame {chunk.index}{kind}", "vdec", cost, chunk.sent_us, args)
 
     def _settle(self, frames: List[Any], api: str) -> None:
         """Give each picture to the chunk it came from; fail chunks that fell too far behind."""
@@ -239,6 +257,7 @@ def vdec_create_channel(api, channel_desc):
         if ret:
             return ret
     lane = Lane(current_context(api)[0], desc.thread_id, "VDEC")
+    lane.row = f"VDEC channel {desc.channel_id}"
     desc.channel = Channel(channel_desc, desc, lane)
     state().ledger.add("vdec channel", channel_desc, f"VDEC channel {desc.channel_id} "
                        f"({V.STREAM_FORMATS[desc.en_type]})", key=("vdec channel", channel_desc))
@@ -305,7 +324,7 @@ def _send(api: str, channel_desc: int, input_: int, output: int, config: int, us
         channel.end_of_stream(api)
         fn = callbacks().get(channel_desc)
         if fn is not None:
-            channel.lane.post(lambda: fn(input_, output, user_data), "end of stream")
+            channel.lane.post(lambda: fn(input_, output, user_data), "end of stream")  # after every frame
         return 0
     if not skipped and pic(output) is None:
         return bad_handle(api, output, "pic desc (the decoded picture's output)")
@@ -316,7 +335,7 @@ def _send(api: str, channel_desc: int, input_: int, output: int, config: int, us
     with channel.decoder.lock:
         index = channel.decoder.sent
         channel.decoder.sent += 1
-    channel.send(api, Chunk(index, input_, 0 if skipped else output, user_data, skipped), raw, why)
+    channel.send(api, Chunk(index, input_, 0 if skipped else output, user_data, skipped, clock().host_us), raw, why)
     return 0
 
 

@@ -18,6 +18,10 @@ cfg, None)``): the encoder is drained and starts afresh. Host checks (100000): t
 Device checks, reported as the callback's output stream desc ``ret_code`` 507018 with size 0
 (UNCONFIRMED code): input not in dvpp_malloc memory, strides or size too small, the encoded frame
 larger than the output buffer.
+
+Timeline (``acl.prof``): every frame is a slice "VENC frame N" (cat ``venc``) on the row "VENC
+channel <id>", lasting dvpp_cost.venc_cost (*simulator:* a per-pixel rate per SoC, UNCONFIRMED);
+its callback runs after the slice's end (video_lane.py).
 """
 from __future__ import annotations
 
@@ -31,12 +35,14 @@ import numpy as np
 from ..spec import video as V
 from ._args import CONTEXT, binding
 from .dvpp_common import DEVICE_FAULT, bad_handle, dvpp_region
+from .dvpp_cost import UNIT_LAUNCH_US, venc_cost
 from .dvpp_picdesc import pic
 from .dvpp_pixels import read
 from .dvpp_stream import StreamDesc
 from .memory import space
 from .runtime import current_context
 from .state import create_handle, destroy_handle, fail, require_init, state, warn
+from .timeline import clock
 from .venc_desc import VencChannelDesc, callbacks, frame_config, venc_desc
 from .video_lane import Lane
 
@@ -70,6 +76,7 @@ class Channel:
     def __init__(self, handle: int, desc: VencChannelDesc, lane: Lane, device_id: int) -> None:
         self.handle, self.desc, self.lane = handle, desc, lane
         self.channel_id = next(_ids)
+        lane.row = f"VENC channel {self.channel_id}"
         self.encoder = _encoder(desc)
         self.frames = 0
         self.offset = 0
@@ -94,6 +101,14 @@ class Channel:
             view, address = self.own_buffer.view(self.offset, count), self.own_buffer.base + self.offset
         self.offset += count
         return view, address
+
+    def _slice(self, why: str = "") -> float:
+        """This frame's slice on the channel's timeline row (dvpp_cost.py); when the unit finished it."""
+        w, h = self.desc.pic_width, self.desc.pic_height
+        args = {"frame": self.frames, "channel_id": self.channel_id, "width": w, "height": h,
+                "result": f"failed: {why}" if why else "ok"}
+        return self.lane.work(f"VENC frame {self.frames}{' (failed)' if why else ''}", "venc",
+                              UNIT_LAUNCH_US if why else venc_cost(w, h), clock().host_us, args)
 
     def _post(self, api: str, input_: int, data: bytes, user_data: Any, why: str = "", eos: int = 0) -> None:
         """One output stream desc for the callback: the encoded frame, or a failure with ret_code."""
@@ -140,11 +155,13 @@ class Channel:
         frame.pts = self.frames
         if force_i:
             frame.pict_type = av.video.frame.PictureType.I
+        self._slice()
         for packet in self.encoder.encode(frame):
             self._post(api, input_, bytes(packet), user_data)
         self.frames += 1
 
     def fail_frame(self, api: str, input_: int, why: str, user_data: Any) -> None:
+        self._slice(why)
         self._post(api, input_, b"", user_data, why)
         self.frames += 1
 
