@@ -199,10 +199,4 @@ def dvpp_vpc_convert_color_async(api, channel_desc, input_desc, output_desc, str
     return fail(200006, api, "the 310's DVPP (V100) has no colour conversion API.")
 
 
-@binding("acl.media.dvpp_png_decode_async", "kkIkk", needs=CONTEXT)
-def dvpp_png_decode_async(api, channel_desc, data, size, output_desc, stream):
-    """Not on the 310's DVPP: 200006 ('png decode is not supported in this version')."""
-    return fail(200006, api, "the 310's DVPP (V100) has no PNG decoder.")
-
-
 __all__ = [n for n in dir() if n.startswith("dvpp_")]
