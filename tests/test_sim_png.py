@@ -166,7 +166,7 @@ def test_png_decode_host_checks_return_acls_codes(ready):
     pngd.close()
 
 
-def test_png_decode_device_faults_fail_the_stream_and_set_ret_code(ready):
+def test_png_decode_device_faults_fail_the_stream_and_set_ret_code(ready, capsys):
     acl = ready
     pngd = Pngd(acl)
     palette = _png("P", (40, 33))
@@ -176,6 +176,10 @@ def test_png_decode_device_faults_fail_the_stream_and_set_ret_code(ready):
     assert small[0] == 0 and small[1] == 507018 and small[2]["ret_code"] == 507018
     tiny = pngd.decode(_png("RGB", (31, 40)), D.PIXEL_FORMAT_RGB_888, size=128 * 3 * 48)
     assert tiny[1] == 507018
+    truncated = pngd.decode(_png("RGB", (40, 33))[:60], D.PIXEL_FORMAT_RGB_888, size=128 * 3 * 48)
+    assert truncated[:2] == (0, 507018) and truncated[2]["ret_code"] == 507018
+    err = capsys.readouterr().err
+    assert "PNGD: the PNG could not be decoded (OSError: image file is truncated)" in err and "palette" in err
     raw = _png("RGB", (40, 33))
     host = acl.util.bytes_to_ptr(raw)  # PNGD reads DVPP memory
     assert pngd.decode(raw, D.PIXEL_FORMAT_RGB_888, data=host)[1] == 507018

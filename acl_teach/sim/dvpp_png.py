@@ -102,7 +102,7 @@ PNGD_DECODE_FORMATS = frozenset({D.PIXEL_FORMAT_RGB_888, D.PIXEL_FORMAT_UNKNOWN}
 
 def _pixels(raw: bytes) -> Tuple[Optional[np.ndarray], str]:
     """(h x w x 3 or 4 uint8 array, '') of a PNG as PNGD reads it, or (None, why the device refuses it)."""
-    from PIL import Image  # Pillow is the decoder; imported when a decode runs
+    from PIL import Image, UnidentifiedImageError  # Pillow is the decoder; imported when a decode runs
     if len(raw) <= 29 or raw[:8] != _SIGNATURE:
         return None, "the input is not a PNG (no PNG signature)"
     colour = raw[25]
@@ -115,6 +115,8 @@ def _pixels(raw: bytes) -> Tuple[Optional[np.ndarray], str]:
                 grey = (np.asarray(im, np.uint32) >> 8).astype(np.uint8)
                 return np.repeat(grey[..., None], 3, axis=2), ""
             return np.asarray(im.convert("RGBA" if colour in (4, 6) else "RGB"), np.uint8), ""
+    except UnidentifiedImageError:  # its text names a Python object's address: say it plainly
+        return None, "the PNG's header or chunks cannot be read"
     except Exception as exc:  # noqa: BLE001 - zlib/libpng stopped: the device's failure
         return None, f"the PNG could not be decoded ({type(exc).__name__}: {exc})"
 
