@@ -40,7 +40,8 @@ class Lane:
         self.row = f"{what} channel"  # the timeline row (the channel sets its id in)
         self.clock_us = clock().host_us  # simulated time this channel's unit has reached
 
-    def work(self, name: str, cat: str, cost_us: float, ready_us: float, args: Optional[Dict[str, Any]] = None) -> float:
+    def work(self, name: str, cat: str, cost_us: float, ready_us: float,
+             args: Optional[Dict[str, Any]] = None) -> float:
         """One frame on this channel's unit: after the previous one and after ``ready_us``; its end (µs)."""
         start = max(self.clock_us, ready_us)
         self.clock_us = start + cost_us
