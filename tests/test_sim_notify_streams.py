@@ -48,3 +48,81 @@ def test_notify_batch_reset_clears_a_recorded_flag(ready):
         ready.rt.wait_and_reset_notify(n1, s, -1)
     with pytest.raises(TypeError, match="acl.rt.create_notify args parse failed"):
         ready.rt.create_notify("0")
+
+
+def _failing_then_fill(acl, s, dev, n):
+    """A wait on an event nothing records fails at run time (507046); a fill is queued after it."""
+    ev, _ = acl.rt.create_event()
+    acl.rt.stream_wait_event(s, ev)
+    acl.rt.memset_async(dev, n, 0x77, n, s)
+
+
+@pytest.mark.parametrize("mode, expect", [(0, b"\x77"), (1, b"\x00")])
+def test_failure_mode_decides_whether_later_tasks_run(ready, mode, expect):
+    from acl_teach.spec import streams as S
+    s, ret = ready.rt.create_stream_with_config(0, 0)
+    assert ret == 0
+    n = 256
+    dev, _ = ready.rt.malloc(n, 0)
+    host, _ = ready.rt.malloc_host(n)
+    ready.rt.memset(dev, n, 0, n)
+    assert ready.rt.set_stream_failure_mode(s, mode) == 0
+    assert ready.rt.get_stream_attribute(s, S.ACL_STREAM_ATTR_FAILURE_MODE) == ({"failureMode": mode}, 0)
+    _failing_then_fill(ready, s, dev, n)
+    assert ready.rt.synchronize_stream(s) == 507046
+    ready.rt.memcpy(host, n, dev, n, D2H)
+    assert ready.util.ptr_to_bytes(host, n) == expect * n
+    # the stream stays usable either way
+    ready.rt.memset_async(dev, n, 0x11, n, s)
+    assert ready.rt.synchronize_stream(s) == 0
+    assert ready.rt.set_stream_failure_mode(0, 1) == 107000  # not the default stream
+    assert ready.rt.set_stream_failure_mode(s, 2) == 100000
+
+
+def test_stream_attributes_ids_and_counts(ready):
+    from acl_teach.spec import streams as S
+    avail, ret = ready.rt.get_stream_available_num()
+    assert ret == 0
+    s1, _ = ready.rt.create_stream()
+    s2, _ = ready.rt.create_stream_with_config(3, 0)
+    assert ready.rt.get_stream_available_num() == (avail - 2, 0)
+    id1, _ = ready.rt.stream_get_id(s1)
+    assert ready.rt.stream_get_id(s2) == (id1 + 1, 0)
+    assert ready.rt.stream_get_id(0) == (0, 0)
+    assert ready.rt.get_stream_overflow_switch(s1) == (0, 0)
+    assert ready.rt.set_stream_overflow_switch(s1, 1) == 0
+    assert ready.rt.get_stream_overflow_switch(s1) == (1, 0)
+    assert ready.rt.get_stream_attribute(s1, S.ACL_STREAM_ATTR_FLOAT_OVERFLOW_CHECK) == ({"overflowSwitch": 1}, 0)
+    assert ready.rt.set_stream_attribute(s1, S.ACL_STREAM_ATTR_USER_CUSTOM_TAG, {"userCustomTag": 9}) == 0
+    assert ready.rt.get_stream_attribute(s1, S.ACL_STREAM_ATTR_USER_CUSTOM_TAG) == ({"userCustomTag": 9}, 0)
+    with pytest.raises(TypeError):
+        ready.rt.set_stream_attribute(s1, S.ACL_STREAM_ATTR_USER_CUSTOM_TAG, 9)
+    default, ret = ready.rt.ctx_get_current_default_stream()
+    assert ret == 0 and default and default not in (s1, s2)
+    assert ready.rt.stream_get_id(default) == (0, 0)
+    assert ready.rt.stream_get_id(12345) == (0, 107000)
+
+
+def test_abort_and_force_destroy_drop_tasks_that_have_not_run(ready):
+    n = 128
+    dev, _ = ready.rt.malloc(n, 0)
+    host, _ = ready.rt.malloc_host(n)
+    ready.rt.memset(dev, n, 0, n)
+    s, _ = ready.rt.create_stream()
+    ready.rt.memset_async(dev, n, 0x22, n, s)
+    assert ready.rt.stream_abort(s) == 0
+    assert ready.rt.synchronize_stream(s) == 0
+    ready.rt.memcpy(host, n, dev, n, D2H)
+    assert ready.util.ptr_to_bytes(host, n) == b"\x00" * n  # the fill never ran
+    ready.rt.memset_async(dev, n, 0x33, n, s)
+    assert ready.rt.device_task_abort(0, 0) == 0
+    assert ready.rt.synchronize_stream(s) == 0
+    ready.rt.memcpy(host, n, dev, n, D2H)
+    assert ready.util.ptr_to_bytes(host, n) == b"\x00" * n
+    assert ready.rt.device_task_abort(99, 0) == 107001
+    ready.rt.memset_async(dev, n, 0x44, n, s)
+    assert ready.rt.destroy_stream_force(s) == 0
+    assert ready.rt.destroy_stream_force(s) == 107000
+    assert ready.rt.synchronize_device() == 0
+    ready.rt.memcpy(host, n, dev, n, D2H)
+    assert ready.util.ptr_to_bytes(host, n) == b"\x00" * n
