@@ -126,3 +126,24 @@ def test_abort_and_force_destroy_drop_tasks_that_have_not_run(ready):
     assert ready.rt.synchronize_device() == 0
     ready.rt.memcpy(host, n, dev, n, D2H)
     assert ready.util.ptr_to_bytes(host, n) == b"\x00" * n
+
+
+def test_groups_one_per_device(ready):
+    from acl_teach.spec import groups as G
+    assert ready.rt.get_group_count(0) == (1, 0)
+    info = ready.rt.create_group_info()
+    assert isinstance(info, int) and info
+    assert ready.rt.get_all_group_info(info) == 0
+    values, ret = ready.rt.get_group_info_detail(info, 0, G.ACL_GROUP_GROUPID_INT)
+    assert ret == 0 and values == [0, 0, 0, 0]
+    cores, _ = ready.rt.get_group_info_detail(info, 0, G.ACL_GROUP_AICORE_INT)
+    assert len(cores) == 4 and cores[0] > 0
+    with pytest.raises(RuntimeError, match="aclrtGetGroupInfoDetail failed"):
+        ready.rt.get_group_info_detail(info, 1, G.ACL_GROUP_AICORE_INT)
+    with pytest.raises(RuntimeError):
+        ready.rt.get_group_info_detail(info, 0, 9)
+    assert ready.rt.set_group(0) == 0
+    assert ready.rt.set_group(1) == 107000
+    assert ready.rt.destroy_group_info(info) == 0
+    assert ready.rt.destroy_group_info(info) == 100000
+    assert ready.rt.get_all_group_info(info) == 100000

@@ -5,6 +5,8 @@ from .runtime import (create_context, destroy_context, get_context, get_device, 
                       get_run_mode, reset_device, set_context, set_device)
 from .events import *  # noqa: F401,F403  (events, stream waits, exception-info callbacks)
 from .events import __all__ as _events
+from .groups import *  # noqa: F401,F403  (device groups)
+from .groups import __all__ as _groups
 from .notify import *  # noqa: F401,F403  (notifies: cross-stream flags)
 from .notify import __all__ as _notify
 from .stream_config import *  # noqa: F401,F403  (stream config, failure modes, aborts)
@@ -18,4 +20,4 @@ __all__ = ["set_device", "reset_device", "get_device", "get_device_count", "get_
            "create_context", "destroy_context", "set_context", "get_context", "create_stream",
            "destroy_stream", "synchronize_stream", "synchronize_device", "malloc", "malloc_host", "free", "free_host", "memcpy",
            "memcpy_async", "memset", "memset_async", "get_mem_info", "subscribe_report", "unsubscribe_report",
-           "launch_callback", "process_report"] + _events + _stream_sync + _notify + _stream_config
+           "launch_callback", "process_report"] + _events + _stream_sync + _notify + _stream_config + _groups
