@@ -147,3 +147,28 @@ def test_groups_one_per_device(ready):
     assert ready.rt.destroy_group_info(info) == 0
     assert ready.rt.destroy_group_info(info) == 100000
     assert ready.rt.get_all_group_info(info) == 100000
+
+
+def test_value_wait_holds_a_stream_until_another_stream_writes_the_word(ready):
+    from acl_teach.spec import streams as S
+    a, b, dev, host, n = _filled_then_copied(ready)
+    flag, _ = ready.rt.malloc(64, 0)
+    ready.rt.memset(flag, 8, 0, 8)
+    ready.rt.memset_async(dev, n, 0x5A, n, a)
+    assert ready.rt.value_write(flag, 7, 0, a) == 0
+    assert ready.rt.value_wait(flag, 7, S.ACL_VALUE_WAIT_EQ, b) == 0
+    ready.rt.memcpy_async(host, n, dev, n, D2H, b)
+    assert ready.rt.synchronize_stream(b) == 0  # ran stream A's fill and write on the way
+    assert ready.util.ptr_to_bytes(host, n) == b"\x5a" * n
+    word, _ = ready.rt.malloc_host(8)
+    ready.rt.memcpy(word, 8, flag, 8, D2H)
+    assert ready.util.ptr_to_bytes(word, 8) == (7).to_bytes(8, "little")
+    # GEQ passes on what is there; EQ on a value nobody writes fails instead of hanging
+    assert ready.rt.value_wait(flag, 5, S.ACL_VALUE_WAIT_GEQ, b) == 0
+    assert ready.rt.synchronize_stream(b) == 0
+    assert ready.rt.value_wait(flag, 8, S.ACL_VALUE_WAIT_EQ, b) == 0
+    assert ready.rt.synchronize_stream(b) == 507046
+    assert ready.rt.value_wait(flag + 4, 1, 0, b) == 100000
+    assert ready.rt.value_wait(flag, 1, 9, b) == 100000
+    assert ready.rt.value_write(word, 1, 0, a) == 107000  # host memory
+    assert ready.rt.synchronize_stream(a) == 0

@@ -14,3 +14,9 @@ RESERVED_WORDS = 4  # aclrtStreamAttrValue.reserve[4]
 # aclrtSetStreamFailureMode modes
 ACL_CONTINUE_ON_FAILURE = 0
 ACL_STOP_ON_FAILURE = 1
+
+# aclrtValueWait flags (the 8.5 documentation's ACL_VALUE_WAIT_*; newer headers spell them ACL_STREAM_WAIT_VALUE_*)
+ACL_VALUE_WAIT_GEQ = 0x0  # until (int64)(*addr - value) >= 0
+ACL_VALUE_WAIT_EQ = 0x1   # until *addr == value
+ACL_VALUE_WAIT_AND = 0x2  # until (*addr & value) != 0
+ACL_VALUE_WAIT_NOR = 0x3  # until ~(*addr | value) != 0
