@@ -172,3 +172,27 @@ def test_value_wait_holds_a_stream_until_another_stream_writes_the_word(ready):
     assert ready.rt.value_wait(flag, 1, 9, b) == 100000
     assert ready.rt.value_write(word, 1, 0, a) == 107000  # host memory
     assert ready.rt.synchronize_stream(a) == 0
+
+
+def test_primary_context_state_follows_set_and_reset_device(acl):
+    assert acl.init() == 0
+    assert acl.rt.get_primary_ctx_state(0) == (0, 0, 0)
+    acl.rt.set_device(0)
+    assert acl.rt.get_primary_ctx_state(0) == (1, 0, 0)
+    acl.rt.reset_device(0)
+    assert acl.rt.get_primary_ctx_state(0) == (0, 0, 0)
+    assert acl.rt.get_primary_ctx_state(99)[2] == 107001
+
+
+def test_sys_param_opts_context_wins_over_process(ready):
+    from acl_teach.spec import sysparam as P
+    det = P.ACL_OPT_DETERMINISTIC
+    assert ready.rt.get_sys_param_opt(det) == (0, 0)
+    assert ready.rt.set_sys_param_opt(det, 1) == 0
+    assert ready.rt.ctx_get_sys_param_opt(det) == (1, 0)  # inherited from the process
+    ctx, _ = ready.rt.create_context(0)
+    assert ready.rt.ctx_set_sys_param_opt(det, 0) == 0
+    assert ready.rt.ctx_get_sys_param_opt(det) == (0, 0)
+    assert ready.rt.get_sys_param_opt(det) == (1, 0)
+    assert ready.rt.set_sys_param_opt(77, 1) == 100000
+    ready.rt.destroy_context(ctx)

@@ -3,6 +3,8 @@ from .memory import (free, free_host, get_mem_info, malloc, malloc_host, memcpy,
                      memset_async)
 from .runtime import (create_context, destroy_context, get_context, get_device, get_device_count,
                       get_run_mode, reset_device, set_context, set_device)
+from .context_opts import *  # noqa: F401,F403  (primary context state, system parameters)
+from .context_opts import __all__ as _context_opts
 from .events import *  # noqa: F401,F403  (events, stream waits, exception-info callbacks)
 from .events import __all__ as _events
 from .groups import *  # noqa: F401,F403  (device groups)
@@ -22,4 +24,4 @@ __all__ = ["set_device", "reset_device", "get_device", "get_device_count", "get_
            "create_context", "destroy_context", "set_context", "get_context", "create_stream",
            "destroy_stream", "synchronize_stream", "synchronize_device", "malloc", "malloc_host", "free", "free_host", "memcpy",
            "memcpy_async", "memset", "memset_async", "get_mem_info", "subscribe_report", "unsubscribe_report",
-           "launch_callback", "process_report"] + _events + _stream_sync + _notify + _stream_config + _groups + _values
+           "launch_callback", "process_report"] + _events + _stream_sync + _notify + _stream_config + _groups + _values + _context_opts
