@@ -196,3 +196,22 @@ def test_sys_param_opts_context_wins_over_process(ready):
     assert ready.rt.get_sys_param_opt(det) == (1, 0)
     assert ready.rt.set_sys_param_opt(77, 1) == 100000
     ready.rt.destroy_context(ctx)
+
+
+def test_stream_core_limits_and_the_thread_that_uses_them(ready):
+    s, _ = ready.rt.create_stream()
+    full, ret = ready.rt.get_stream_res_limit(s, 0)
+    assert ret == 0 and full > 0
+    assert ready.rt.get_res_in_current_thread(0) == (full, 0)
+    assert ready.rt.set_stream_res_limit(s, 0, 1) == 0
+    assert ready.rt.set_stream_res_limit(s, 0, full + 1) == 107000
+    assert ready.rt.get_stream_res_limit(s, 0) == (1, 0)
+    assert ready.rt.get_res_in_current_thread(0) == (full, 0)  # not used by this thread yet
+    assert ready.rt.use_stream_res_in_current_thread(s) == 0
+    assert ready.rt.get_res_in_current_thread(0) == (1, 0)
+    assert ready.rt.unuse_stream_res_in_current_thread(s) == 0
+    assert ready.rt.unuse_stream_res_in_current_thread(s) == 107000
+    assert ready.rt.get_res_in_current_thread(0) == (full, 0)
+    assert ready.rt.reset_stream_res_limit(s) == 0
+    assert ready.rt.get_stream_res_limit(s, 0) == (full, 0)
+    assert ready.rt.get_stream_res_limit(s, 5) == (0, 100000)

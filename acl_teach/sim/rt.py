@@ -15,6 +15,8 @@ from .stream_config import *  # noqa: F401,F403  (stream config, failure modes, 
 from .stream_config import __all__ as _stream_config
 from .values import *  # noqa: F401,F403  (value_write / value_wait)
 from .values import __all__ as _values
+from .stream_res import *  # noqa: F401,F403  (per-stream core limits)
+from .stream_res import __all__ as _stream_res
 from .stream_sync import *  # noqa: F401,F403  (stream_query, timed synchronisation, last task id)
 from .stream_sync import __all__ as _stream_sync
 from .streams import (create_stream, destroy_stream, launch_callback, process_report, subscribe_report,
@@ -24,4 +26,4 @@ __all__ = ["set_device", "reset_device", "get_device", "get_device_count", "get_
            "create_context", "destroy_context", "set_context", "get_context", "create_stream",
            "destroy_stream", "synchronize_stream", "synchronize_device", "malloc", "malloc_host", "free", "free_host", "memcpy",
            "memcpy_async", "memset", "memset_async", "get_mem_info", "subscribe_report", "unsubscribe_report",
-           "launch_callback", "process_report"] + _events + _stream_sync + _notify + _stream_config + _groups + _values + _context_opts
+           "launch_callback", "process_report"] + _events + _stream_sync + _notify + _stream_config + _groups + _values + _context_opts + _stream_res
