@@ -303,7 +303,7 @@ def test_tampered_aipp_records_fail_to_load(ready, tmp_path, edit):
             six_mdl_calls(ready, model_id)
             assert ready.mdl.unload(model_id) == 0
         assert ret == 100012, edit
-    assert not [e for e in ready.ledger() if e.kind == "model"]
+    assert not [e for e in sim_inspect.live() if e.kind == "model"]
 
 
 def test_a_deeply_nested_header_is_a_corrupted_header(ready):

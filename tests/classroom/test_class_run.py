@@ -76,8 +76,11 @@ def _nbgrader_as(user, *args):
 
 def _cleanup():
     for name in LEARNERS + [INSTRUCTOR]:
-        subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True)
-        subprocess.run(["userdel", "--remove", name], capture_output=True)
+        for _ in range(20):  # userdel refuses while a killed process of the user is still exiting
+            subprocess.run(["pkill", "-KILL", "-u", name], capture_output=True)
+            if subprocess.run(["userdel", "--remove", name], capture_output=True).returncode in (0, 6):
+                break  # 6: no such user
+            time.sleep(0.5)
         from acl_teach.classroom import limits
         limits.remove(name)
     shutil.rmtree(ROOT, ignore_errors=True)
