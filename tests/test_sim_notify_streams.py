@@ -215,3 +215,20 @@ def test_stream_core_limits_and_the_thread_that_uses_them(ready):
     assert ready.rt.reset_stream_res_limit(s) == 0
     assert ready.rt.get_stream_res_limit(s, 0) == (full, 0)
     assert ready.rt.get_stream_res_limit(s, 5) == (0, 100000)
+
+
+def test_last_error_is_per_thread_and_get_clears_it(ready):
+    import threading
+    ready.rt.get_last_error(0)  # whatever the fixture left
+    assert ready.rt.peek_at_last_error(0) == 0
+    assert ready.rt.destroy_stream(12345) == 107000
+    assert ready.rt.peek_at_last_error(0) == 107000
+    assert ready.rt.peek_at_last_error(0) == 107000  # peek keeps it
+    seen = []
+    t = threading.Thread(target=lambda: seen.append(ready.rt.peek_at_last_error(0)))
+    t.start(); t.join()
+    assert seen == [0]  # another thread's record is its own
+    assert ready.rt.get_last_error(0) == 107000
+    assert ready.rt.get_last_error(0) == 0
+    assert ready.rt.peek_at_last_error(1) == 100000
+    assert ready.rt.get_last_error(0) == 0  # a wrong level is not recorded

@@ -9,6 +9,8 @@ from .events import *  # noqa: F401,F403  (events, stream waits, exception-info 
 from .events import __all__ as _events
 from .groups import *  # noqa: F401,F403  (device groups)
 from .groups import __all__ as _groups
+from .last_error import *  # noqa: F401,F403  (last error of the thread)
+from .last_error import __all__ as _last_error
 from .notify import *  # noqa: F401,F403  (notifies: cross-stream flags)
 from .notify import __all__ as _notify
 from .stream_config import *  # noqa: F401,F403  (stream config, failure modes, aborts)
@@ -26,4 +28,4 @@ __all__ = ["set_device", "reset_device", "get_device", "get_device_count", "get_
            "create_context", "destroy_context", "set_context", "get_context", "create_stream",
            "destroy_stream", "synchronize_stream", "synchronize_device", "malloc", "malloc_host", "free", "free_host", "memcpy",
            "memcpy_async", "memset", "memset_async", "get_mem_info", "subscribe_report", "unsubscribe_report",
-           "launch_callback", "process_report"] + _events + _stream_sync + _notify + _stream_config + _groups + _values + _context_opts + _stream_res
+           "launch_callback", "process_report"] + _events + _stream_sync + _notify + _stream_config + _groups + _values + _context_opts + _stream_res + _last_error
