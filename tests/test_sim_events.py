@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from acl_teach.sim import timeline as T
+from acl_teach.sim.dvpp_cost import dvpp_cost
 from acl_teach.spec import events as E
 from acl_teach import sim
 
@@ -352,7 +353,8 @@ def test_a_jpeg_decode_takes_simulated_dvpp_time(ready):
     out = dvpp.decode(raw)  # a synchronous copy of the JPEG into DVPP memory, then the queued decode
     acl.rt.record_event(b, dvpp.stream)
     assert dvpp.sync() == 0
-    size = acl.media.dvpp_get_pic_desc_size(out)
+    w, h = acl.media.dvpp_get_pic_desc_width(out), acl.media.dvpp_get_pic_desc_height(out)
+    assert (w, h) == (64, 64)
     # the decode was submitted after the host's copy, so the stream started it then
-    want = T.copy_cost(len(raw), H2D) + T.dvpp_cost(size)
+    want = T.copy_cost(len(raw), H2D) + dvpp_cost("jpegd", w * h)
     assert acl.rt.event_elapsed_time(a, b) == (_f32(want / 1000), 0)

@@ -1,12 +1,18 @@
 """Video classification with pyACL: H.264/H.265 file -> VDEC -> VPC resize -> a model with AIPP -> top-5 per frame.
 
-Usage: python3 video_classify.py VIDEO.h264|VIDEO.h265 MODEL.om [MAX_FRAMES]
+Usage: python3 video_classify.py VIDEO.h264|VIDEO.h265 MODEL.om [MAX_FRAMES] [--prof DIR]
 Runs on an Ascend device, or on the simulator: python -m acl_teach.sim video_classify.py ...
+--prof DIR profiles the run with acl.prof (ACL API and task time) into DIR: on a board msprof's
+PROF_* folder, on the simulator PROF_*_sim/trace_view.json, a Chrome trace with the VDEC frames,
+the VPC resizes and the model runs (open it in https://ui.perfetto.dev).
 MODEL.om takes a 224 x 224 YUV420SP (NV12) picture and converts it with static AIPP, as
 acl-teach's ``at.models.aipp_om()`` does (the vdec_resnet50_classification sample's model works too).
 The file is split into frames with PyAV, as acllite's VideoCapture does; each frame goes to VDEC
 from DVPP memory and comes back through the callback, run by a thread looping on process_report.
 """
+import argparse
+import glob
+import os
 import sys
 import threading
 import time
@@ -21,6 +27,7 @@ ACL_MEMCPY_HOST_TO_DEVICE = 1
 ACL_MEMCPY_DEVICE_TO_HOST = 2
 PIXEL_FORMAT_YUV_SEMIPLANAR_420 = 1
 H265_MAIN_LEVEL, H264_MAIN_LEVEL = 0, 2
+ACL_PROF_ACL_API, ACL_PROF_TASK_TIME, ACL_AICORE_NONE = 0x0001, 0x0002, 0xFF
 MODEL_W, MODEL_H = 224, 224
 
 
@@ -179,14 +186,45 @@ class VideoClassifier(object):
         acl.finalize()
 
 
+def start_profiling(folder):
+    """acl.prof.init + a config for device 0 with ACL API and task times, started: the config handle."""
+    os.makedirs(folder, exist_ok=True)
+    check_ret("acl.prof.init", acl.prof.init(folder))
+    config = acl.prof.create_config([DEVICE_ID], ACL_AICORE_NONE, 0, ACL_PROF_ACL_API | ACL_PROF_TASK_TIME)
+    if not config:
+        raise Exception("acl.prof.create_config failed")
+    check_ret("acl.prof.start", acl.prof.start(config))
+    return config
+
+
+def stop_profiling(config, folder):
+    """Stop, write the profiling data, finalize; print where it went."""
+    check_ret("acl.prof.stop", acl.prof.stop(config))
+    check_ret("acl.prof.destroy_config", acl.prof.destroy_config(config))
+    check_ret("acl.prof.finalize", acl.prof.finalize())
+    runs = sorted(glob.glob(os.path.join(folder, "PROF_*")), key=os.path.getmtime)
+    if not runs:
+        print("profiling: nothing written into {}".format(folder))
+        return
+    traces = glob.glob(os.path.join(runs[-1], "**", "trace_view.json"), recursive=True)
+    print("profiling: {}".format(traces[0] if traces else runs[-1]))
+
+
+def parse_args(argv):
+    parser = argparse.ArgumentParser(prog="video_classify.py", description="VDEC -> VPC -> model, top-5 per frame")
+    parser.add_argument("video", help="an H.264 or H.265 file (.h264, .h265, .mp4 ...)")
+    parser.add_argument("model", help="an .om taking a 224 x 224 YUV420SP picture (static AIPP)")
+    parser.add_argument("max_frames", nargs="?", type=int, default=-1, help="decode at most this many frames")
+    parser.add_argument("--prof", metavar="DIR", help="profile the run with acl.prof into DIR")
+    return parser.parse_args(argv[1:])
+
+
 def main(argv):
-    if len(argv) < 3:
-        print("usage: video_classify.py VIDEO.h264|VIDEO.h265 MODEL.om [MAX_FRAMES]")
-        return 2
-    max_frames = int(argv[3]) if len(argv) > 3 else -1
-    net = VideoClassifier(argv[2])
+    args = parse_args(argv)
+    net = VideoClassifier(args.model)
+    prof_config = start_profiling(args.prof) if args.prof else None
     start = time.perf_counter()
-    sent = net.decode(argv[1], max_frames)
+    sent = net.decode(args.video, args.max_frames)
     decoded = time.perf_counter()
     net.frames.sort()
     classify_time = 0.0
@@ -204,6 +242,8 @@ def main(argv):
     print("frames: {} sent, {} decoded ({}x{})".format(sent, good, net.width, net.height))
     print("time: vdec {:.1f} ms/frame, vpc + execute {:.1f} ms/frame".format(
         (decoded - start) * 1000 / max(sent, 1), classify_time * 1000 / max(good, 1)))
+    if prof_config:
+        stop_profiling(prof_config, args.prof)
     net.release()
     return 0 if good == sent else 1
 

@@ -27,11 +27,11 @@ from ..spec import dvpp as D
 from ._args import CONTEXT, INIT, binding
 from .dvpp_channel import live_channel
 from .dvpp_common import DEVICE_FAULT, bad_handle, device_fault, dvpp_region
+from .dvpp_cost import dvpp_cost
 from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import subsample, write
 from .memory import _queue, host_view
 from .state import fail, state
-from .timeline import dvpp_cost
 
 _CSS = {(1, 1): D.ACL_JPEG_CSS_444, (2, 1): D.ACL_JPEG_CSS_422, (2, 2): D.ACL_JPEG_CSS_420,
         (1, 2): D.ACL_JPEG_CSS_440, (4, 1): D.ACL_JPEG_CSS_411}  # luma/chroma sampling factor ratio (x, y)
@@ -299,7 +299,8 @@ def dvpp_jpeg_decode_async(api, channel_desc, data, size, output_desc, stream):
             return device_fault(out, f"JPEGD: {why}")
         return _decode(bytes(region.view(offset, size)), out, soc)
 
-    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task, cost_us=dvpp_cost(out.size), cat="dvpp",
+    cost = dvpp_cost("jpegd", out.width * out.height)  # the pixels the desc asks for (dvpp_cost.py)
+    return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task, cost_us=cost, cat="jpegd",
                   fault=DEVICE_FAULT)
 
 

@@ -4,6 +4,8 @@ Host checks are ACL's (reference §6.1): handles (100000), VPC input format 0..1
 format NV12/NV21 on the 310 (100027), a resize config holding interpolation > 4 (200006). The
 stride, resolution, ROI and memory rules of the 310 are checked by the device, so the call returns 0
 and synchronize_stream fails (507018, and the output desc's ret_code; code UNCONFIRMED).
+On the timeline each task lasts dvpp_cost("vpc", pixels read + written), from the desc sizes at queue
+time (*simulator:* a per-pixel rate, UNCONFIRMED), cat ``vpc``.
 """
 from __future__ import annotations
 
@@ -13,12 +15,12 @@ from ..spec import dvpp as D
 from ._args import CONTEXT, binding
 from .dvpp_channel import live_channel
 from .dvpp_common import DEVICE_FAULT, bad_handle, device_fault, dvpp_region, lookup
+from .dvpp_cost import dvpp_cost
 from .dvpp_config import MAX_INTERPOLATION, ResizeConfig, RoiConfig
 from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import crop, read, resize, write
 from .memory import _queue
 from .state import fail
-from .timeline import dvpp_cost
 
 Box = Tuple[int, int, int, int]  # left, top, width, height
 
@@ -126,8 +128,9 @@ def _run(src: PicDesc, dst: PicDesc, crop_roi: Optional[RoiConfig], paste_roi: O
 
 def _queue_vpc(api: str, stream: int, label: str, src: PicDesc, dst: PicDesc, crop_roi, paste_roi,
                interpolation: int, max_side: int = D.VPC_MAX) -> int:
+    cost = dvpp_cost("vpc", sum(d.width * d.height for d in (src, dst) if d is not None))
     return _queue(api, stream, label, lambda: _run(src, dst, crop_roi, paste_roi, interpolation, max_side),
-                  cost_us=dvpp_cost(dst.size if dst is not None else 0), cat="dvpp", fault=DEVICE_FAULT)
+                  cost_us=cost, cat="vpc", fault=DEVICE_FAULT)
 
 
 @binding("acl.media.dvpp_vpc_resize_async", "kkkkk", needs=CONTEXT)
@@ -194,12 +197,6 @@ def dvpp_vpc_crop_resize_paste_async(api, channel_desc, input_desc, output_desc,
 def dvpp_vpc_convert_color_async(api, channel_desc, input_desc, output_desc, stream):
     """Not on the 310's DVPP: 200006 (UNCONFIRMED code; the V100 library logs 'can not support')."""
     return fail(200006, api, "the 310's DVPP (V100) has no colour conversion API.")
-
-
-@binding("acl.media.dvpp_png_decode_async", "kkIkk", needs=CONTEXT)
-def dvpp_png_decode_async(api, channel_desc, data, size, output_desc, stream):
-    """Not on the 310's DVPP: 200006 ('png decode is not supported in this version')."""
-    return fail(200006, api, "the 310's DVPP (V100) has no PNG decoder.")
 
 
 __all__ = [n for n in dir() if n.startswith("dvpp_")]

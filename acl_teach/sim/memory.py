@@ -215,7 +215,7 @@ class MemorySpace:
         with self.lock:
             if self.allocs.get(region.base) is not region:
                 return  # already released (reset_device, finalize, or twice through a model)
-            if region.size <= PATTERN_LIMIT:
+            if region.size <= PATTERN_LIMIT and region.kind != "mapped":  # a mapping's bytes are the host's
                 region.array.fill(POISON)
                 self._bury(region, by)
             del self.allocs[region.base]
@@ -392,7 +392,8 @@ def describe(region: Region) -> str:
     return {"device": "device allocation (acl.rt.malloc)", "host": "host allocation (acl.rt.malloc_host)",
             "bytes": "bytes object (acl.util.bytes_to_ptr)",
             "numpy": "ndarray (acl.util.numpy_to_ptr)", "model": "loaded model's weight/work memory",
-            "dvpp": "DVPP allocation (acl.media.dvpp_malloc)"}[region.kind]
+            "dvpp": "DVPP allocation (acl.media.dvpp_malloc)",
+            "mapped": "registered host memory (acl.rt.host_register)"}[region.kind]
 
 
 _SPACE_LOCK = threading.Lock()

@@ -152,6 +152,7 @@ def fail(code: int, api: str, why: str, quiet: bool = False, fix: Optional[str] 
     if fix or (info is not None and info.fix):
         msg += f" Fix: {fix or info.fix}"
     _state.tls.recent_err = msg
+    _state.tls.last_error = code  # for acl.rt.peek_at_last_error / get_last_error
     if _state.config.explain and not quiet:
         print(f"[acl-teach sim] {msg}", file=sys.stderr)
     return code

@@ -105,6 +105,9 @@ def reports() -> Reports:
     return subs["reports"]
 
 
+NEW_STREAM_HOOKS: List[Callable[[int], None]] = []  # stream_config.py: numbers each stream when it is made
+
+
 def new_stream(context: int, is_default: bool = False) -> int:
     """Create a stream in ``context`` and record it."""
     st = state()
@@ -117,6 +120,8 @@ def new_stream(context: int, is_default: bool = False) -> int:
              else f"a context made by create_context on device {ctx.device_id}")
     detail = (f"of {where}: comes and goes with it (stream 0)" if is_default else f"in {where}")
     st.ledger.add("default stream" if is_default else "stream", handle, detail)
+    for hook in NEW_STREAM_HOOKS:
+        hook(handle)
     return handle
 
 

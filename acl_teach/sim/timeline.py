@@ -9,17 +9,18 @@ calls counts as zero, so the same program always gives the same times. That is w
 ``acl.prof`` writes into its timeline.
 
 Cost model (UNCONFIRMED, chosen to be of the order of an Atlas 300I / 200I DK A2):
-a fixed launch cost per task, copies at a bandwidth per direction, DVPP tasks by the bytes they write,
+a fixed launch cost per task, copies at a bandwidth per direction, DVPP tasks by their pixels (dvpp_cost.py),
 model and operator runs at
 ``MACS_PER_US`` multiply-accumulates per microsecond plus their weights and tensors read once at
 ``DEVICE_BYTES_PER_US``.
 """
 from __future__ import annotations
 
+import contextlib
 import itertools
 import threading
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from .state import state
 
@@ -33,18 +34,11 @@ DEVICE_BYTES_PER_US = 50_000.0       # 50 GB/s for weights and tensors
 MODEL_OVERHEAD_US = 20.0             # per model execution
 OP_OVERHEAD_US = 5.0                 # per single-operator execution
 NODE_LAUNCH_US = 1.0                 # per graph node inside a model run (its kernel's start-up)
-DVPP_BYTES_PER_US = 1_000.0          # JPEGD / JPEGE / VPC: 1 GB/s of picture bytes written
-DVPP_LAUNCH_US = 10.0                # per DVPP task
 
 
 def copy_cost(count: int, kind: int) -> float:
     """Simulated microseconds of a copy of ``count`` bytes in direction ``kind``."""
     return LAUNCH_US + count / COPY_BYTES_PER_US.get(kind, COPY_BYTES_PER_US[3])
-
-
-def dvpp_cost(nbytes: int) -> float:
-    """Simulated microseconds of a DVPP task that writes ``nbytes`` of picture (or JPEG) data."""
-    return DVPP_LAUNCH_US + max(int(nbytes), 0) / DVPP_BYTES_PER_US
 
 
 def fill_cost(count: int) -> float:
@@ -73,12 +67,21 @@ class Clock:
     """The simulated host clock and the log of finished slices of one simulated process."""
 
     def __init__(self) -> None:
-        self.host_us = 0.0
+        self._host_us = 0.0
         self.lock = threading.Lock()
         self.slices: List[Slice] = []
         self.recording = 0  # > 0 while acl.prof (or acl.init's profiler section) collects
         self._task_ids = itertools.count(1)
         self.last_task: Dict[int, int] = {}
+
+    @property
+    def host_us(self) -> float:
+        """The host clock as this thread sees it: a callback thread is no earlier than the report it runs."""
+        return max(self._host_us, getattr(_tls, "floor_us", 0.0))
+
+    @host_us.setter
+    def host_us(self, value: float) -> None:
+        self._host_us = value
 
     def next_task_id(self) -> int:
         """A fresh task id (what exception info reports), remembered as this thread's last one."""
@@ -112,6 +115,21 @@ class Clock:
 
 
 _tls = threading.local()  # the stream task running in this thread, if any (set by begin/finish)
+
+
+@contextlib.contextmanager
+def reported_at(done_us: float) -> Iterator[None]:
+    """Run a callback for device work that finished at ``done_us``: this thread's clock is no earlier.
+
+    Only the callback's thread waits (process_report), so other threads' times stay as they were
+    and a program's timeline does not depend on when the callback thread got to run.
+    """
+    before = getattr(_tls, "floor_us", 0.0)
+    _tls.floor_us = max(before, done_us)
+    try:
+        yield
+    finally:
+        _tls.floor_us = before
 
 
 def charge(name: str, cat: str, cost_us: float, args: Optional[Dict[str, Any]] = None) -> float:

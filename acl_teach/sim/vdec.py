@@ -25,6 +25,13 @@ EOS (a stream desc with eos=1): the decoder is drained, every waiting chunk gets
 the EOS chunk's own callback runs (output desc as passed, usually 0) and the channel is ready for
 a new stream. ``vdec_destroy_channel`` does the same without the EOS callback and returns once
 every callback has run (UNCONFIRMED: the simulator stops waiting after config.wait_timeout_s).
+
+Timeline (``acl.prof``): every chunk is a slice "VDEC frame N" (cat ``vdec``) on the row "VDEC
+channel <id>", in the order the pictures come out, lasting dvpp_cost("vdec", w*h) (*simulator:*
+a per-pixel rate per SoC, UNCONFIRMED), placed when the callback thread decodes it, after the
+host sent it; its callback runs after the slice's end (video_lane.py). FRAME_S only paces the
+wall clock (so a reader racing the decoder sees frames in flight); the timeline's times are
+dvpp_cost's.
 """
 from __future__ import annotations
 
@@ -40,12 +47,14 @@ import numpy as np
 from ..spec import video as V
 from ._args import CONTEXT, binding
 from .dvpp_common import DEVICE_FAULT, bad_handle, dvpp_region
+from .dvpp_cost import UNIT_LAUNCH_US, dvpp_cost
 from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import write
 from .dvpp_stream import stream_desc
 from .runtime import current_context
 from .state import fail, require_init, state, warn
 from .streams import thread_alive
+from .timeline import clock
 from .vdec_desc import VdecChannelDesc, VdecFrameConfig, callbacks, vdec_desc
 from .video_lane import Lane, av
 
@@ -63,6 +72,7 @@ class Chunk:
     user_data: Any
     skipped: bool = False
     fn: Any = None  # the callback as it was when the chunk was sent
+    sent_us: float = 0.0  # host clock when vdec_send_frame handed it over (timeline.py)
 
 
 class Decoder:
@@ -179,9 +189,20 @@ class Channel:
             out.ret_code = DEVICE_FAULT if why else 0
         if why:
             _note(api, f"channel {self.desc.channel_id} frame {chunk.index}: {why}")
+        done = self._timeline(chunk, frame, why)
         if chunk.fn is not None:
             output = 0 if chunk.skipped else chunk.output
-            self.lane.call(lambda: chunk.fn(chunk.input, output, chunk.user_data), f"frame {chunk.index}")
+            self.lane.call(lambda: chunk.fn(chunk.input, output, chunk.user_data), f"frame {chunk.index}", done)
+
+    def _timeline(self, chunk: Chunk, frame: Any, why: str) -> float:
+        """The chunk's slice on this channel's timeline row (dvpp_cost.py); when the unit finished it."""
+        w, h = (frame.width, frame.height) if frame is not None else (0, 0)
+        kind = " (skipped)" if chunk.skipped else " (failed)" if why else ""
+        args = {"frame": chunk.index, "channel_id": self.desc.channel_id, "result": f"failed: {why}" if why else "ok"}
+        if frame is not None:
+            args.update(width=w, height=h)
+        cost = dvpp_cost("vdec", w * h) if frame is not None else UNIT_LAUNCH_US
+        return self.lane.work(f"VDEC frame {chunk.index}{kind}", "vdec", cost, chunk.sent_us, args)
 
     def _settle(self, frames: List[Any], api: str) -> None:
         """Give each picture to the chunk it came from; fail chunks that fell too far behind."""
@@ -263,6 +284,7 @@ def vdec_create_channel(api, channel_desc):
         if ret:
             return ret
     lane = Lane(current_context(api)[0], desc.thread_id, "VDEC")
+    lane.row = f"VDEC channel {desc.channel_id}"
     desc.channel = Channel(channel_desc, desc, lane)
     state().ledger.add("vdec channel", channel_desc, f"VDEC channel {desc.channel_id} "
                        f"({V.STREAM_FORMATS[desc.en_type]})", key=("vdec channel", channel_desc))
@@ -326,7 +348,7 @@ def _send(api: str, channel_desc: int, input_: int, output: int, config: int, us
     channel: Channel = desc.channel
     fn = callbacks().get(channel_desc)  # the binding hands this callable to ACL with each frame
     if sd.eos:
-        channel.end_of_stream(api, Chunk(-1, input_, output, user_data, fn=fn))
+        channel.end_of_stream(api, Chunk(-1, input_, output, user_data, fn=fn))  # its callback after every frame
         return 0
     if not skipped and pic(output) is None:
         return bad_handle(api, output, "pic desc (the decoded picture's output)")
@@ -337,7 +359,8 @@ def _send(api: str, channel_desc: int, input_: int, output: int, config: int, us
     with channel.decoder.lock:
         index = channel.decoder.sent
         channel.decoder.sent += 1
-    channel.send(api, Chunk(index, input_, 0 if skipped else output, user_data, skipped, fn), raw, why)
+    chunk = Chunk(index, input_, 0 if skipped else output, user_data, skipped, fn, clock().host_us)
+    channel.send(api, chunk, raw, why)
     return 0
 
 

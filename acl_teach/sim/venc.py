@@ -20,6 +20,10 @@ cfg, None)``): the encoder is drained and starts afresh. Host checks (100000): t
 Device checks, reported as the callback's output stream desc ``ret_code`` 507018 with size 0
 (UNCONFIRMED code): input not in dvpp_malloc memory, strides or size too small, the encoded frame
 larger than the output buffer.
+
+Timeline (``acl.prof``): every frame is a slice "VENC frame N" (cat ``venc``) on the row "VENC
+channel <id>", lasting dvpp_cost("venc", w*h) (*simulator:* a per-pixel rate per SoC, UNCONFIRMED);
+its callback runs after the slice's end (video_lane.py).
 """
 from __future__ import annotations
 
@@ -33,6 +37,7 @@ import numpy as np
 from ..spec import video as V
 from ._args import CONTEXT, binding
 from .dvpp_common import DEVICE_FAULT, bad_handle, dvpp_region
+from .dvpp_cost import UNIT_LAUNCH_US, dvpp_cost
 from .dvpp_picdesc import pic
 from .dvpp_pixels import read
 from .dvpp_stream import StreamDesc
@@ -40,6 +45,7 @@ from .memory import space
 from .runtime import Context, current_context
 from .state import create_handle, destroy_handle, fail, require_init, state, warn
 from .streams import thread_alive
+from .timeline import clock
 from .venc_desc import VencChannelDesc, callbacks, frame_config, venc_desc
 from . import video_lane
 from .video_lane import Lane
@@ -74,6 +80,7 @@ class Channel:
     def __init__(self, handle: int, desc: VencChannelDesc, lane: Lane, device_id: int) -> None:
         self.handle, self.desc, self.lane = handle, desc, lane
         self.channel_id = next(_ids)
+        lane.row = f"VENC channel {self.channel_id}"
         self.encoder = _encoder(desc)
         self.frames = 0
         self.offset = 0
@@ -98,6 +105,14 @@ class Channel:
             view, address = self.own_buffer.view(self.offset, count), self.own_buffer.base + self.offset
         self.offset += count
         return view, address
+
+    def _slice(self, ready_us: float, why: str = "") -> float:
+        """This frame's slice on the channel's timeline row (dvpp_cost.py); when the unit finished it."""
+        w, h = self.desc.pic_width, self.desc.pic_height
+        args = {"frame": self.frames, "channel_id": self.channel_id, "width": w, "height": h,
+                "result": f"failed: {why}" if why else "ok"}
+        return self.lane.work(f"VENC frame {self.frames}{' (failed)' if why else ''}", "venc",
+                              UNIT_LAUNCH_US if why else dvpp_cost("venc", w * h), ready_us, args)
 
     def _post(self, api: str, input_: int, data: bytes, user_data: Any, fn: Any, why: str = "", eos: int = 0) -> None:
         """One output stream desc for the callback: the encoded frame, or a failure with ret_code."""
@@ -135,16 +150,21 @@ class Channel:
         on the callback thread, as the device's work."""
         fn = callbacks().get(self.handle)  # the binding hands this callable to ACL with each frame
         planes, why = _picture(self, input_)
-        self.lane.post(lambda: self._encode_job(api, input_, planes, why, force_i, user_data, fn), f"encode {input_:#x}")
+        sent = clock().host_us  # the unit starts the frame no earlier than the host sent it
+        self.lane.post(lambda: self._encode_job(api, input_, planes, why, force_i, user_data, fn, sent),
+                       f"encode {input_:#x}")
 
-    def _encode_job(self, api: str, input_: int, planes, why: str, force_i: bool, user_data: Any, fn: Any) -> None:
+    def _encode_job(self, api: str, input_: int, planes, why: str, force_i: bool, user_data: Any, fn: Any,
+                    sent_us: float) -> None:
         if planes is None:
+            self._slice(sent_us, why)
             self._post(api, input_, b"", user_data, fn, why)
             self.frames += 1
         else:
-            self.encode(api, input_, planes, force_i, user_data, fn)
+            self.encode(api, input_, planes, force_i, user_data, fn, sent_us)
 
-    def encode(self, api: str, input_: int, planes, force_i: bool, user_data: Any, fn: Any) -> None:
+    def encode(self, api: str, input_: int, planes, force_i: bool, user_data: Any, fn: Any,
+               sent_us: float) -> None:
         """Encode one picture and run the callback for each packet x264/x265 gives back."""
         av = video_lane.av()
         y, u, v = planes
@@ -157,6 +177,7 @@ class Channel:
         frame.pts = self.frames
         if force_i:
             frame.pict_type = av.video.frame.PictureType.I
+        self._slice(sent_us)
         for packet in self.encoder.encode(frame):
             self._post(api, input_, bytes(packet), user_data, fn)
         self.frames += 1

@@ -7,18 +7,28 @@ it until an exit flag is set. This module is that hidden stream plus the reports
 callback machinery of streams.py, reused), and the wait ``*_destroy_channel`` does until every
 callback has run. Nothing waits forever: past ``config.wait_timeout_s``, or when the thread has
 exited, the wait stops and says so (UNCONFIRMED: a board would wait).
+
+The channel is also a row of the simulated timeline (timeline.py): each frame the unit works on (in
+a job posted here, run by the callback thread) is a slice on ``row`` ("VDEC channel 0"), placed
+after the previous frame and after the host sent it,
+lasting what dvpp_cost.py says; its callback runs no earlier than the slice ends (process_report
+is a wait: the callback thread's clock is at that end while the user's callback runs), and
+``*_destroy_channel``, which waits for every callback, moves the host clock past the last frame.
+The callback semantics are unchanged: the same callbacks, in the same order, on the same thread.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 import threading
 import time
 import traceback
-from typing import Any, Callable, List
+from typing import Any, Callable, Dict, List, Optional
 
 from .streams import CallbackTask, Stream, reports, thread_alive
 from .state import state
+from .timeline import clock, reported_at
 
 
 @functools.lru_cache(maxsize=None)
@@ -38,6 +48,16 @@ class Lane:
         self.posted: List[CallbackTask] = []
         self.stream = Stream(context, False, subscriber=thread_id)
         self.handle = state().new_handle(self.stream)  # process_report finds the thread's subscription here
+        self.row = f"{what} channel"  # the timeline row (the channel sets its id in)
+        self.clock_us = clock().host_us  # simulated time this channel's unit has reached
+
+    def work(self, name: str, cat: str, cost_us: float, ready_us: float,
+             args: Optional[Dict[str, Any]] = None) -> float:
+        """One frame on this channel's unit: after the previous one and after ``ready_us``; its end (µs)."""
+        start = max(self.clock_us, ready_us)
+        self.clock_us = start + cost_us
+        clock().log(name, cat, self.row, start, cost_us, args)
+        return self.clock_us
 
     def post(self, run: Callable[[], None], label: str) -> None:
         """Queue ``run()`` for the callback thread (it runs in that thread's next process_report)."""
@@ -46,20 +66,31 @@ class Lane:
         self.posted = [t for t in self.posted if not t.done.is_set()] + [task]
         reports().post(task)
 
-    def call(self, run: Callable[[], None], label: str) -> None:
-        """Run a user callback now (on the callback thread, inside a posted job), reporting what it raises."""
-        self._guarded(run, label)
+    def call(self, run: Callable[[], None], label: str, done_us: Optional[float] = None) -> None:
+        """Run a user callback now (on the callback thread, inside a posted job), reporting what it raises.
 
-    def _guarded(self, run: Callable[[], None], label: str) -> None:
+        ``done_us``: when the unit finished the work it reports (default: the lane's clock, its last frame's end).
+        """
+        self._guarded(run, label, self.clock_us if done_us is None else done_us)
+
+    def _guarded(self, run: Callable[[], None], label: str, ready_us: Optional[float] = None) -> None:
         """A callback that raises is reported and the thread goes on, as the binding logs and returns."""
         try:
-            run()
+            # the report arrives when the unit finished the frame (a posted job itself has no such time)
+            with reported_at(ready_us) if ready_us is not None else contextlib.nullcontext():
+                run()
         except Exception:  # noqa: BLE001 - the user's callback: report, never kill the callback thread
             print(f"[acl-teach sim] the {self.what} callback raised ({label}):", file=sys.stderr)
             traceback.print_exc()
 
     def wait_all(self) -> str:
-        """Wait until every posted callback ran: '' or why the wait stopped early."""
+        """Wait until every posted callback ran: '' or why the wait stopped early (the host waited for the unit)."""
+        why = self._wait()
+        clock().advance_host(self.clock_us)  # after the wait: the unit's work runs on the callback thread
+        return why
+
+    def _wait(self) -> str:
+        """The wait itself: '' or why it stopped early."""
         if threading.get_ident() == self.thread_id:  # destroyed from inside a callback: run what is left here
             for task in self._unqueue():
                 task.fn(None)
