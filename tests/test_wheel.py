@@ -203,7 +203,8 @@ def _lab_argv(monkeypatch, *args, euid=1000):
 def test_lab_in_the_checkout_uses_the_repository_notebooks(monkeypatch, capsys):
     argv = _lab_argv(monkeypatch)
     assert argv == ["/x/jupyter", "lab", f"--notebook-dir={os.path.join(ROOT, 'notebooks')}"]
-    assert _lab_argv(monkeypatch, "--allow-root", "--port", "9000")[3:] == ["--port=9000", "--allow-root"]
+    assert _lab_argv(monkeypatch, "--allow-root", "--port", "9000")[3:] == ["--port=9000", "--ServerApp.port_retries=0",
+                                                                            "--allow-root"]  # that port or a clear failure
     capsys.readouterr()
     assert _lab_argv(monkeypatch, "--no-browser", euid=0)[3:] == ["--no-browser", "--allow-root"]
     assert "running as root" in capsys.readouterr().out
