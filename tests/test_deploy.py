@@ -9,7 +9,7 @@ import pytest
 
 from acl_teach.classroom import hub
 from acl_teach.classroom.config import Classroom
-from acl_teach.classroom.limits import parse_bytes
+from acl_teach.classroom.limits import parse_bytes, thread_env
 
 yaml = pytest.importorskip("yaml")
 DEPLOY = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "deploy")
@@ -47,3 +47,10 @@ def test_image_runs_the_install_script_the_class_test_runs():
         script = fh.read()
     for plugin in hub.INSTRUCTOR_ONLY["labextensions"]:  # the same instructor-only tools the hub turns off
         assert plugin.split(":")[1] in script
+
+
+def test_values_size_the_thread_pools_as_the_one_server_class_does():
+    values = _values()
+    env = values["singleuser"]["extraEnv"]
+    want = thread_env(float(values["singleuser"]["cpu"]["limit"]))
+    assert {k: str(env.get(k)) for k in want} == want
