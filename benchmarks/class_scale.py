@@ -4,11 +4,13 @@ For each K, K kernels (nbclient, each its own process, as a class's learners' ke
 Run All together with the class's read-only model cache warm (ACL_TEACH_SHARED_CACHE, built first as
 `acl-teach classroom cache` does). Reported per learner kernel: PSS right after Run All (/proc/PID/smaps_rollup:
 shared pages such as the read-only OMs and libraries counted once across kernels), CPU-seconds of the kernel
-(utime + stime), and the wall time of Run All against K. One idle single-user server's PSS is measured once.
+(utime + stime, the kernel's start included and also given apart), the largest PSS seen during Run All, and the
+wall time of Run All against K. The kernels get the thread settings a class spawner gives a learner
+(limits.thread_env for the default 1-CPU share). One idle single-user server's PSS is measured once.
 From them: how many learners fit in a 24 GiB / 2-core and a 64 GiB / 16-core server, by memory (each learner
 one kernel + one server) and by CPU (a Run All at most every 10 minutes per learner, at 70 % utilisation).
 
-    python benchmarks/class_scale.py [--k 1,5,10] [--notebook 10_dynamic_batch] [--json]
+    python benchmarks/class_scale.py [--k 1,10,40] [--notebook 10_dynamic_batch] [--json]
 The machine is shared: K beyond what it has cores for measures queueing, which is the point, but be frugal.
 """
 from __future__ import annotations
@@ -24,6 +26,9 @@ import time
 
 import nbformat
 from nbclient import NotebookClient
+
+from acl_teach.classroom.config import Classroom
+from acl_teach.classroom.limits import thread_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -55,13 +60,26 @@ def kernel_pid(client: NotebookClient) -> int:
     return client.km.provisioner.process.pid
 
 
+async def _sample_peak(pid: int, peak: list) -> None:
+    """Keep the largest PSS seen (every 0.25 s) while a Run All runs: the learner's memory limit must hold it."""
+    while True:
+        try:
+            peak[0] = max(peak[0], pss(pid))
+        except OSError:
+            return
+        await asyncio.sleep(0.25)
+
+
 async def one(path: str, results: list) -> None:
-    """Run All of one notebook in a fresh kernel; record (PSS, CPU-s, wall) right after."""
+    """Run All of one notebook in a fresh kernel; record PSS after and at peak, CPU-s (start, Run All), wall."""
     nb = nbformat.read(path, as_version=4)
     client = NotebookClient(nb, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": os.path.dirname(path)}})
     async with client.async_setup_kernel():
         pid = kernel_pid(client)
+        started = cpu_seconds(pid)  # the kernel's own start (Python, ipykernel): before any cell
+        peak = [0]
+        sampler = asyncio.ensure_future(_sample_peak(pid, peak))
         t0 = time.perf_counter()
         failed = None
         try:
@@ -70,7 +88,10 @@ async def one(path: str, results: list) -> None:
         except Exception as exc:  # a learner's Run All that failed: counted, never hidden
             failed = f"{type(exc).__name__}: {str(exc)[-300:]}"
         wall = time.perf_counter() - t0
-        results.append({"pss": pss(pid), "cpu": cpu_seconds(pid), "wall": wall, "failed": failed})
+        sampler.cancel()
+        after = pss(pid)
+        results.append({"pss": after, "peak": max(peak[0], after), "cpu": cpu_seconds(pid), "start_cpu": started,
+                        "wall": wall, "failed": failed})
 
 
 async def wave(path: str, k: int) -> list:
@@ -119,7 +140,7 @@ def capacity(kernel: float, server: float, cpu: float) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--k", default="1,5,10")
+    parser.add_argument("--k", default="1,10,40")
     parser.add_argument("--notebook", default="10_dynamic_batch")
     parser.add_argument("--json", action="store_true")
     opts = parser.parse_args()
@@ -129,16 +150,21 @@ def main() -> None:
     subprocess.run([sys.executable, "-c", "from acl_teach.toolchain import assets as a\n"
                     "a.default_om(); a.dynamic_batch_om(); a.aipp_om(); a.op_model_dir()"], env=env, check=True)
     os.environ["ACL_TEACH_SHARED_CACHE"] = cache  # warm and shared, as on a class server
+    for name, value in thread_env(Classroom().cpu_limit).items():  # the thread pools a class spawner sets
+        os.environ.setdefault(name, value)
     os.environ["ACL_TEACH_CACHE"] = tempfile.mkdtemp(prefix="acl-teach-own-cache-")
     rows = []
     for k in [int(x) for x in opts.k.split(",")]:
         res = asyncio.run(wave(path, k))
         row = {"k": k, "pss_mib": sum(r["pss"] for r in res) / k / (1 << 20),
-               "cpu_s": sum(r["cpu"] for r in res) / k, "wall_s": max(r["wall"] for r in res),
+               "peak_pss_mib": max(r["peak"] for r in res) / (1 << 20),
+               "cpu_s": sum(r["cpu"] for r in res) / k, "start_cpu_s": sum(r["start_cpu"] for r in res) / k,
+               "wall_s": max(r["wall"] for r in res),
                "failed": [r["failed"] for r in res if r["failed"]]}
         rows.append(row)
         if not opts.json:
-            print(f"K={k:3d}: PSS per kernel {row['pss_mib']:6.0f} MiB, CPU {row['cpu_s']:5.2f} s per Run All, "
+            print(f"K={k:3d}: PSS per kernel {row['pss_mib']:6.0f} MiB (peak {row['peak_pss_mib']:.0f}), CPU "
+                  f"{row['cpu_s']:5.2f} s per kernel ({row['start_cpu_s']:.2f} of it the kernel's start), "
                   f"Run All wall {row['wall_s']:6.1f} s, {k - len(row['failed'])}/{k} succeeded", flush=True)
             for why in row["failed"][:3]:
                 print("   failed:", why)
