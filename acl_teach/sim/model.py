@@ -103,7 +103,7 @@ def _malloc_trim() -> Any:
     """glibc's malloc_trim, or None (musl, macOS, Windows)."""
     try:
         return ctypes.CDLL(None).malloc_trim
-    except (OSError, AttributeError):
+    except (OSError, AttributeError, TypeError):  # TypeError: Windows has no "this process" library
         return None
 
 
