@@ -167,7 +167,7 @@ def _attributes(location_type: int, device_id: int, page_size: int) -> dict:
             "rsv": [0] * R.PTR_ATTR_RSV_WORDS}
 
 
-@binding("acl.rt.pointer_get_attributes", "k", needs=INIT)
+@binding("acl.rt.pointer_get_attributes", "k", needs=INIT, outs=(lambda: _attributes(0, 0, 0),))
 def pointer_get_attributes(api, ptr):
     """({'location': {'id', 'type'}, 'page_size', 'rsv'}, ret): where ``ptr``'s memory lives.
 
