@@ -17,6 +17,7 @@ from acl_teach.sim import _args, inspect as sim_inspect, surface
 from acl_teach.spec.binding import TABLE
 
 BOGUS = 0x7777_0000_1230
+PROP = {"handleType": 0, "allocationType": 0, "memAttr": 1, "location": {"id": 0, "type": 1}, "reserve": 0}
 SKIP = set()  # (module, name) pairs not called here; none today, a name here would need a reason
 # Argument sets the format alone does not give (lists, arrays, callables), tried as well.
 EXTRA = {
@@ -32,6 +33,12 @@ EXTRA = {
     ("acl.util", "numpy_contiguous_to_ptr"): lambda env: [(np.zeros((2, 2), np.uint8)[:, :1],)],
     ("acl.util", "bytes_to_ptr"): lambda env: [(b"abcd",)],
     ("acl.util", "ptr_to_numpy"): lambda env: [(env["host"], (4,), 2)],
+    ("acl.rt", "mem_uce_repair"): lambda env: [(0, []), (0, [{"addr": 0, "len": 0}])],
+    ("acl.rt", "mem_get_allocation_granularity"): lambda env: [(PROP, 0), (PROP, 7)],
+    ("acl.rt", "malloc_physical"): lambda env: [(2 << 20, PROP, 0), (1, PROP, 0)],
+    ("acl.rt", "mem_set_pid_to_shareable_handle"): lambda env: [(0, [1]), (BOGUS, [])],
+    ("acl.rt", "ipc_mem_set_import_pid"): lambda env: [("x", [1])],
+    ("acl.rt", "notify_set_import_pid"): lambda env: [(0, [1]), (BOGUS, [1])],
 }
 # Functions no argument set above makes return (each raises, as the binding does, on these arguments).
 NEVER_RETURN = {"acl.mdl.set_input_dynamic_dims", "acl.media.vdec_set_channel_desc_callback",
