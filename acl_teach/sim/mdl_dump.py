@@ -29,7 +29,7 @@ import numpy as np
 from ._args import INIT, binding
 from .memory import space
 from .model import models
-from .state import fail, require_init, state
+from .state import fail, state
 
 __all__ = ["init_dump", "set_dump", "finalize_dump", "dump_reg_callback", "dump_unreg_callback"]
 

@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from ._args import INIT, binding
-from .memory import ALIGN, DEVICE_BASE, UNINITIALISED, PATTERN_LIMIT, Region, space
+from .memory import ALIGN, PATTERN_LIMIT, UNINITIALISED, Region, space
 from .state import fail, require_init, state
 
 __all__ = ["reserve_mem_address", "release_mem_address", "malloc_physical", "free_physical", "map_mem",
