@@ -1525,19 +1525,20 @@ def _callback_errors(clip: _Clip) -> Optional[Feedback]:
 
 def _vdec_verdict(run: Run, clip: _Clip, kept: dict) -> Feedback:
     """Each picture kept right, the broken chunk kept as a failure, and everything the callback owns released."""
+    bad = _copied_in_callback(run, clip) if all(t in kept for t in clip.tokens) else None
+    if bad is not None:
+        return bad
     refs = reference_frames(clip.units)
     for i, token in enumerate(clip.tokens):
         bad = _kept_picture(kept, token, i, refs[i] if i < len(refs) else None, clip)
         if bad is not None:
             return bad
-    bad = _first(_kept_failure(kept, clip), _kept_eos(kept, clip), _copied_in_callback(run, clip),
-                 _callback_released(run, clip))
+    bad = _first(_kept_failure(kept, clip), _kept_eos(kept, clip), _callback_released(run, clip))
     return bad if bad is not None else _ok(
-        f"{len(clip.tokens)} frames of a {clip.width} x {clip.height} clip kept byte-exact without their padding, "
-        "the broken chunk kept as a failure, and every output picture, pic desc and stream desc released in the "
-        "callback.",
-        f"一段 {clip.width} x {clip.height} 视频的 {len(clip.tokens)} 帧都按字节完全一致地保存下来（不含补齐区域），坏数据块"
-        "按失败保存，每块输出图片内存、每个图片描述和码流描述都在回调中释放了。")
+        f"{len(clip.tokens)} frames of a clip of random size kept byte-exact without their padding, the broken "
+        "chunk kept as a failure, and every output picture, pic desc and stream desc released in the callback.",
+        f"一段随机尺寸视频的 {len(clip.tokens)} 帧都按字节完全一致地保存下来（不含补齐区域），坏数据块按失败保存，"
+        "每块输出图片内存、每个图片描述和码流描述都在回调中释放了。")
 
 
 def reference_frames(units: Sequence[bytes]) -> list:
