@@ -128,8 +128,8 @@ for index, unit in enumerate(units):
 print(f"{len(units)} frames, {sum(map(len, units))} bytes in all")
 
 # %% [markdown] tags=["lang:en"]
-# The key frame is large; the predicted frames after it are a few hundred bytes while the picture barely moves, and
-# grow again at frame 4, where the clip cuts from the coffee to the cat (x264 codes most of that frame afresh).
+# The key frame is large; the predicted frames after it are far smaller (they code the motion of the pan), with a
+# jump at frame 4, where the clip cuts from the coffee to the cat and x264 codes much of the frame afresh.
 #
 # ## The callback thread
 # VDEC hands each decoded picture back by calling **your callback** `callback(input_stream_desc, output_pic_desc,
@@ -138,22 +138,22 @@ print(f"{len(units)} frames, {sum(map(len, units))} bytes in all")
 # [`acl.util.start_thread`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0058.html)`(fn, args)` — it returns `(thread_id, ret)` — that binds the context
 # ([`acl.rt.set_context`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0074.html): a new thread has none) and loops on `process_report` until the program says stop; a
 # timeout return (507012) only means no frame was ready in those milliseconds. `vdec_create_channel` **subscribes
-# that thread** to the channel's own internal stream, the same [`acl.rt.subscribe_report`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0103.html)`(thread_id, stream)` that
-# notebook 09 calls by hand for `launch_callback`: for VDEC you only pass the thread id. [`acl.util.stop_thread`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha003/API/appdevgapi/aclpythondevg_01_0059.html)
+# that thread for you** to the channel's internal stream (the samples never subscribe it themselves) — the mechanism of [`acl.rt.subscribe_report`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0103.html)`(thread_id, stream)` that
+# notebook 09 calls by hand for `launch_callback`; for VDEC you only pass the thread id. [`acl.util.stop_thread`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha003/API/appdevgapi/aclpythondevg_01_0059.html)
 # joins the thread at the end — after the loop flag is cleared, or it never returns.
 #
 # *simulator:* the decoding itself also happens inside that thread's `process_report` (FFmpeg, one frame at a time),
 # so frames come back only while the thread runs, as on a board.
 
 # %% [markdown] tags=["lang:zh"]
-# 关键帧很大；之后的预测帧在画面几乎不动时只有几百字节，到第 4 帧又变大——视频在那里从咖啡切换到猫（x264 几乎要重新编码整帧）。
+# 关键帧很大；之后的预测帧小得多（它们只编码平移带来的运动），到第 4 帧突然变大——视频在那里从咖啡切换到猫，x264 要重新编码这一帧的大部分。
 #
 # ## 回调线程
 # VDEC 通过调用**你的回调函数** `callback(input_stream_desc, output_pic_desc, user_data)` 把每张解码图片交回来。它不是在自己随便选的线程里
 # 调用，而是发出一个*上报*（report），由你指定的线程在调用 [`acl.rt.process_report`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0106.html)`(timeout_ms)` 时执行回调。
 # 所以程序先用 [`acl.util.start_thread`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0058.html)`(fn, args)` 启动一个线程——它返回 `(thread_id, ret)`——
 # 线程先绑定 Context（[`acl.rt.set_context`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0074.html)：新线程没有 Context），然后循环调用 `process_report`，直到程序让它停下；返回超时（507012）
-# 只表示这段时间里没有帧就绪。`vdec_create_channel` 会把**这个线程订阅**到通道自己的内部 Stream 上——也就是第 09 节为 `launch_callback`
+# 只表示这段时间里没有帧就绪。`vdec_create_channel` 会**替你**把这个线程订阅到通道内部的 Stream 上（样例从不自己订阅）——机制就是第 09 节为 `launch_callback`
 # 手动调用的 [`acl.rt.subscribe_report`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0103.html)`(thread_id, stream)`：对 VDEC 你只需传入线程 id。最后 [`acl.util.stop_thread`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha003/API/appdevgapi/aclpythondevg_01_0059.html) 等待线程结束——
 # 要先清掉循环标志，否则它永远不会返回。
 #
