@@ -119,6 +119,10 @@ GUIDE_PAGES = {
     "https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html",
     "https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0309.html",
     "https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/atctool/atlasatc_16_0027.html",
+    # video (notebook 15): VDEC functions and constraints (stream formats, frame-by-frame input, output strides on the
+    # 310/310P and the Atlas 200I/500 A2's 310B)
+    "https://www.hiascend.com/document/detail/zh/canncommercial/700/inferapplicationdev/aclpythondevg/"
+    "aclpythondevg_01_0329.html",
     # CANN 文档速递 09 (seed 004)
     "https://www.hiascend.com/developer/techArticles/20220527-4",
 }

@@ -202,6 +202,8 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # | 11 | the whole pipeline: stepper, Session, CLI, running on a board |
 # | 12 | the desc explorer on several models |
 # | 13 | the capstone: one complete raw program, sync and async |
+# | 14 | media data processing: DVPP memory, JPEGD, VPC resize and crop, AIPP in the model |
+# | 15 | video: VDEC with a callback thread, a model per frame, JPEGE |
 #
 # Each notebook starts with *why*, ends with an exercise and a checker (`acl_teach.lab`), a summary and a few
 # questions. `acl-teach lab` opens the series; `acl-teach lab --lang zh` opens the Chinese edition.
@@ -223,6 +225,8 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # | 11 | 完整流程：单步器、Session、命令行、在开发板上运行 |
 # | 12 | 在多个模型上使用模型描述浏览器 |
 # | 13 | 综合练习：一个完整的原始 pyACL 程序，同步与异步 |
+# | 14 | 媒体数据处理：DVPP 内存、JPEGD、VPC 缩放与抠图、模型中的 AIPP |
+# | 15 | 视频：VDEC 与回调线程、逐帧推理、JPEGE |
 #
 # 每一节都先讲“为什么”，最后有一个由检查器（`acl_teach.lab`）给出反馈的练习、一段小结和几道自测题。`acl-teach lab`
 # 打开英文版，`acl-teach lab --lang zh` 打开中文版。
