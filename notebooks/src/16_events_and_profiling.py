@@ -49,10 +49,78 @@ from acl_teach.lab import check_ret
 # page-locked host memory ([`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)),
 # so that `memcpy_async` really is asynchronous (notebook 05); a second host buffer takes the scores back. A second
 # stream, `copy_stream`, is for the part on ordering.
+#
+# Every pyACL call the code cells make, with its page (the pyACL API index where no page is given):
+# [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html),
+# [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html),
+# [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html),
+# [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0147.html),
+# [`acl.rt.query_event_status`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.destroy_event`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.memset`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0118.html),
+# [`acl.rt.reset_event`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html),
+# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html),
+# [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html),
+# [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html),
+# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html),
+# [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
+# [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html),
+# [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html),
+# [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html),
+# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
+# [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
+# [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html),
+# [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
 
 # %% [markdown] tags=["lang:zh"]
 # 准备：带显式 Stream 的运行管理资源、默认模型及其数据集，以及放在锁页 Host 内存（[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)）
 # 中的猫的照片——这样 `memcpy_async` 才真正是异步的（第 05 节）；另一块 Host 缓冲用来取回分数。第二个 Stream `copy_stream` 留给讲排序的部分。
+#
+# 代码单元格用到的每个 pyACL 调用及其页面（没有单独页面的链接到 pyACL API 索引）：
+# [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html),
+# [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html),
+# [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html),
+# [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0147.html),
+# [`acl.rt.query_event_status`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.destroy_event`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.memset`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0118.html),
+# [`acl.rt.reset_event`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html),
+# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html),
+# [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html),
+# [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html),
+# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html),
+# [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
+# [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html),
+# [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html),
+# [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html),
+# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
+# [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
+# [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html),
+# [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
 
 # %%
 import atexit
