@@ -346,7 +346,9 @@ RELEASE_OF = {"acl.rt.malloc": "acl.rt.free", "acl.rt.malloc_host": "acl.rt.free
               "acl.mdl.create_desc": "acl.mdl.destroy_desc", "acl.mdl.load_from_file": "acl.mdl.unload",
               "acl.mdl.load_from_mem": "acl.mdl.unload", "acl.mdl.load_from_file_with_mem": "acl.mdl.unload",
               "acl.mdl.load_from_mem_with_mem": "acl.mdl.unload", "acl.rt.create_stream": "acl.rt.destroy_stream",
-              "acl.rt.create_context": "acl.rt.destroy_context"}
+              "acl.rt.create_context": "acl.rt.destroy_context", "acl.rt.create_event": "acl.rt.destroy_event",
+              "acl.rt.create_event_with_flag": "acl.rt.destroy_event",
+              "acl.rt.create_event_ex_with_flag": "acl.rt.destroy_event"}
 
 
 def _handle(call: Call) -> Any:
@@ -455,7 +457,8 @@ _RET_ONLY = {"acl.init", "acl.finalize", "acl.rt.set_device", "acl.rt.reset_devi
              "acl.mdl.destroy_desc", "acl.mdl.unload", "acl.rt.destroy_stream", "acl.rt.destroy_context",
              "acl.mdl.execute", "acl.mdl.execute_async", "acl.rt.synchronize_stream", "acl.mdl.get_desc",
              "acl.rt.set_context", "acl.mdl.set_dynamic_batch_size", "acl.rt.launch_callback",
-             "acl.rt.subscribe_report", "acl.rt.unsubscribe_report", "acl.util.stop_thread"}
+             "acl.rt.subscribe_report", "acl.rt.unsubscribe_report", "acl.util.stop_thread", "acl.rt.record_event",
+             "acl.rt.synchronize_event", "acl.rt.destroy_event", "acl.rt.stream_wait_event", "acl.rt.reset_event"}
 
 
 # -- reading what the learner built -----------------------------------------------------------------------------
@@ -1671,6 +1674,111 @@ def _vdec_cleanup(run: Run, clip: _Clip) -> None:
     for ptr in clip.inputs:
         media.dvpp_free(ptr)
     cleanup(run)
+
+
+# -- 16 ----------------------------------------------------------------------------------------------------------
+_EVENT_CREATORS = ("acl.rt.create_event", "acl.rt.create_event_with_flag", "acl.rt.create_event_ex_with_flag")
+
+
+@checker
+@_uses_process
+def check_event_timing(time_fn: Any, model_id: Any, inputs: Any, outputs: Any, stream: Any) -> Feedback:
+    """Exercise 16: time_fn(model_id, inputs, outputs, stream) times one execute_async with two events of its own."""
+    bad = _need_function(time_fn, "time_execute")
+    if bad is not None:
+        return bad
+    if (_dataset_handle(inputs) is None or _dataset_handle(outputs) is None or not isinstance(model_id, int)
+            or not isinstance(stream, int) or isinstance(stream, bool) or not stream):
+        return _wrong_type("model_id, the input and output datasets and an explicit stream", stream,
+                           "model_id、输入和输出数据集以及一个显式创建的 Stream")
+    run = run_recorded(time_fn, model_id, inputs, outputs, stream)
+    try:
+        bad = _first(_raised(run, "time_execute"), _process_calls(run, "time_execute"), _failed_calls(run))
+        return bad if bad is not None else _timing_verdict(run, model_id, stream)
+    finally:
+        cleanup(run)
+
+
+def _timing_verdict(run: Run, model_id: int, stream: int) -> Feedback:
+    """The learner's events: their own, recorded on ``stream`` around one execute_async, waited for, timed, destroyed."""
+    calls = run.named_all()
+    made = [_handle(c) for c in calls if c.api in _EVENT_CREATORS and _handle(c)]
+    timed = [i for i, c in enumerate(calls) if c.api == "acl.rt.event_elapsed_time" and c.ret == 0]
+    if len(made) < 2:
+        return _no("time_execute must create its two events itself: start, ret = acl.rt.create_event() and the same "
+                   "for end (events made before the function do not count).",
+                   "time_execute 必须自己创建两个 Event：start, ret = acl.rt.create_event()，end 同样（函数之前创建的 Event 不算）。")
+    if not timed:
+        return _no("read the time with ms, ret = acl.rt.event_elapsed_time(start, end).",
+                   "用 ms, ret = acl.rt.event_elapsed_time(start, end) 读出耗时。")
+    at_ = timed[-1]
+    start, end = calls[at_].args[:2]
+    if start not in made or end not in made:
+        return _no("event_elapsed_time must get the two events time_execute created (start, end), not others.",
+                   "event_elapsed_time 的参数必须是 time_execute 自己创建的两个 Event（start, end），而不是别的 Event。")
+    return _first(_records_verdict(calls[:at_], model_id, stream, start, end),
+                  _result_verdict(run, calls, at_, made))
+
+
+def _last_record(calls: List[Call], event: int) -> Optional[int]:
+    """Index of the last acl.rt.record_event of ``event`` in ``calls`` (None: never recorded)."""
+    found = [i for i, c in enumerate(calls) if c.api == "acl.rt.record_event" and c.args[:1] == (event,)]
+    return found[-1] if found else None
+
+
+def _records_verdict(calls: List[Call], model_id: int, stream: int, start: int, end: int) -> Optional[Feedback]:
+    """Both records on ``stream``, start before and end after exactly one execute_async there, then a wait."""
+    s, e = _last_record(calls, start), _last_record(calls, end)
+    if s is None or e is None:
+        return _no("record both events on the stream: acl.rt.record_event(start, stream) before the inference, "
+                   "acl.rt.record_event(end, stream) after it.",
+                   "两个 Event 都要记录到 Stream 上：推理之前 acl.rt.record_event(start, stream)，推理之后 "
+                   "acl.rt.record_event(end, stream)。")
+    for i in (s, e):
+        if calls[i].args[1] != stream:
+            return _no(f"an event was recorded on stream {calls[i].args[1]:#x}, not on the stream the inference runs on: "
+                       "record both with acl.rt.record_event(event, stream) — an event only stamps its own stream.",
+                       f"有一个 Event 记录在 Stream {calls[i].args[1]:#x} 上，而不是推理所在的 Stream：两个都用 "
+                       "acl.rt.record_event(event, stream) 记录——Event 只给它自己的 Stream 打时间戳。")
+    runs = [c for c in calls[s + 1:e] if c.api in ("acl.mdl.execute_async", "acl.mdl.execute")]
+    if not runs or any(c.api == "acl.mdl.execute" or c.args[3:4] != (stream,) or c.args[:1] != (model_id,)
+                       for c in runs):
+        return _no("between the two records queue the inference on the same stream: "
+                   "acl.mdl.execute_async(model_id, inputs.dataset, outputs.dataset, stream) (record start first, "
+                   "end after it; a synchronous execute does not run on the stream).",
+                   "在两次记录之间把推理放入同一个 Stream：acl.mdl.execute_async(model_id, inputs.dataset, outputs.dataset, "
+                   "stream)（先记录 start，之后再记录 end；同步的 execute 不在这个 Stream 上执行）。")
+    if len(runs) > 1:
+        return _no(f"time one inference: {len(runs)} execute_async calls lie between the two records.",
+                   f"只计时一次推理：两次记录之间有 {len(runs)} 次 execute_async。")
+    waits = [c for c in calls[e + 1:] if (c.api == "acl.rt.synchronize_event" and c.args[:1] == (end,))
+             or (c.api == "acl.rt.synchronize_stream" and c.args[:1] == (stream,))]
+    if not waits:
+        return _no("wait before reading the time: acl.rt.synchronize_event(end) (or synchronize_stream(stream)) after "
+                   "recording end — until then the end event may not have happened on a board.",
+                   "读耗时之前要等待：记录 end 之后调用 acl.rt.synchronize_event(end)（或 synchronize_stream(stream)）"
+                   "——在开发板上，在此之前 end 可能还没有发生。")
+    return None
+
+
+def _result_verdict(run: Run, calls: List[Call], at_: int, made: List[int]) -> Feedback:
+    """The returned value is the elapsed time those events gave, and both events were destroyed."""
+    ms = calls[at_].value
+    got = run.result
+    if isinstance(got, bool) or not isinstance(got, (float, int, np.floating)) or \
+            abs(float(got) - float(ms)) > 1e-6 * max(1.0, abs(float(ms))):
+        return _no(f"return the milliseconds event_elapsed_time gave ({ms:.3f}), not {got!r:.30}.",
+                   f"请返回 event_elapsed_time 给出的毫秒数（{ms:.3f}），而不是 {got!r:.30}。")
+    destroyed = {c.args[0] for c in calls if c.api == "acl.rt.destroy_event" and c.args}
+    if any(h not in destroyed for h in made):
+        return _no("destroy the events before returning: acl.rt.destroy_event(start) and acl.rt.destroy_event(end) "
+                   "(the checker destroyed them).",
+                   "返回之前要销毁 Event：acl.rt.destroy_event(start) 和 acl.rt.destroy_event(end)（检查器已替你销毁）。")
+    where = "simulator: cost model" if on_simulator() else "measured on the device"
+    return _ok(f"one execute_async between two events recorded on its stream, waited for, {float(ms):.3f} ms "
+               f"({where}) from those events; both destroyed.",
+               f"一次 execute_async 位于记录在同一 Stream 上的两个 Event 之间，已等待，由这两个 Event 得到 {float(ms):.3f} ms"
+               f"（{'模拟器：代价模型' if on_simulator() else '在 Device 上测得'}）；两个 Event 都已销毁。")
 
 
 def ledger_summary() -> str:

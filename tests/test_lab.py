@@ -684,3 +684,61 @@ def test_check_vdec_callback_is_not_fooled(ready):
     _wrong(lab.check_vdec_callback(_keeper(acl, kept), [1, 2]), "expected")
     _wrong(lab.check_vdec_callback(lambda s, p, u: (_ for _ in ()).throw(NotImplementedError()), kept),
            "not written yet")
+
+# -- 16 ---------------------------------------------------------------------------------------------------------
+def _time_execute(acl, record_on=None, sync=True, destroy=True, runs=1, answer=None, own=True, reverse=False):
+    """A learner's time_execute, right by default, or with one typical mistake."""
+    leftover = [acl.rt.create_event()[0], acl.rt.create_event()[0]] if not own else None
+
+    def time_execute(model_id, inputs, outputs, stream):
+        start, end = leftover or (acl.rt.create_event()[0], acl.rt.create_event()[0])
+        on = stream if record_on is None else record_on
+        acl.rt.record_event(start, on)
+        for _ in range(runs):
+            acl.mdl.execute_async(model_id, inputs.dataset, outputs.dataset, stream)
+        acl.rt.record_event(end, on)
+        if sync:
+            acl.rt.synchronize_event(end)
+        ms, ret = acl.rt.event_elapsed_time(*((end, start) if reverse else (start, end)))
+        if destroy:
+            acl.rt.destroy_event(start)
+            acl.rt.destroy_event(end)
+        return ms if answer is None else answer
+    return time_execute, leftover
+
+
+def test_check_event_timing(datasets, acl):
+    model_id, inputs, outputs = datasets
+    stream, _ = acl.rt.create_stream()
+    other, _ = acl.rt.create_stream()
+    before = _live()
+    try:
+        fb = lab.check_event_timing(_time_execute(acl)[0], model_id, inputs, outputs, stream)
+        assert fb and "3.322 ms (simulator: cost model)" in fb.message, fb
+        _wrong(lab.check_event_timing(_time_execute(acl, answer=3.322)[0], model_id, inputs, outputs, stream),
+               "return the milliseconds")                                                  # a typed literal
+        _wrong(lab.check_event_timing(lambda m, i, o, s: 3.322, model_id, inputs, outputs, stream), "create its two")
+        _wrong(lab.check_event_timing(_time_execute(acl, record_on=other)[0], model_id, inputs, outputs, stream),
+               "not on the stream the inference runs on")
+        _wrong(lab.check_event_timing(_time_execute(acl, record_on=0)[0], model_id, inputs, outputs, stream),
+               "not on the stream")                                                        # the default stream
+        _wrong(lab.check_event_timing(_time_execute(acl, sync=False)[0], model_id, inputs, outputs, stream),
+               "wait before reading")
+        _wrong(lab.check_event_timing(_time_execute(acl, runs=2)[0], model_id, inputs, outputs, stream),
+               "time one inference")
+        _wrong(lab.check_event_timing(_time_execute(acl, runs=0)[0], model_id, inputs, outputs, stream),
+               "queue the inference")
+        _wrong(lab.check_event_timing(_time_execute(acl, reverse=True)[0], model_id, inputs, outputs, stream),
+               "event_elapsed_time returned")                                              # end before start: 107007
+        fn, leftover = _time_execute(acl, own=False)                                       # events made beforehand
+        _wrong(lab.check_event_timing(fn, model_id, inputs, outputs, stream), "create its two")
+        _wrong(lab.check_event_timing(_time_execute(acl, destroy=False)[0], model_id, inputs, outputs, stream),
+               "destroy the events")
+        assert _live() == before                                                           # the checker destroyed them
+        _wrong(lab.check_event_timing(lambda *a: (_ for _ in ()).throw(NotImplementedError()), model_id, inputs,
+                                      outputs, stream), "not written yet")
+        _wrong(lab.check_event_timing(None, model_id, inputs, outputs, stream), "pass your function")
+        _wrong(lab.check_event_timing(_time_execute(acl)[0], model_id, inputs, outputs, 0), "explicit stream")
+    finally:
+        acl.rt.destroy_stream(stream)
+        acl.rt.destroy_stream(other)

@@ -634,8 +634,8 @@ print(lab.ledger_summary())
 # 5. Running the model inside the callback would also work. Why does this notebook keep the callback short and
 #    classify afterwards on the main thread?
 #
-# **Next →** [00_welcome](00_welcome.ipynb) — back to the start, or on to `acl_teach/examples/video_classify.py`,
-# this notebook's flow as one program.
+# **Next →** [16_events_and_profiling](16_events_and_profiling.ipynb) — timing and profiling what you built; or read
+# `acl_teach/examples/video_classify.py`, this notebook's flow as one program.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 自测题
@@ -645,4 +645,5 @@ print(lab.ledger_summary())
 # 4. 为什么这段视频的第一个访问单元有四个 NAL 单元，而其他的只有一个？
 # 5. 在回调里直接运行模型也能工作。为什么本节让回调保持简短，而在主线程上事后再分类？
 #
-# **下一节 →** [00_welcome](00_welcome.ipynb)——回到开头，或者阅读 `acl_teach/examples/video_classify.py`：把本节流程写成一个完整程序。
+# **下一节 →** [16_events_and_profiling](16_events_and_profiling.ipynb)——给你搭建的流程计时、采集性能数据；或者阅读
+# `acl_teach/examples/video_classify.py`：把本节流程写成一个完整程序。
