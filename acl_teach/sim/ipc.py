@@ -18,7 +18,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import os
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Tuple
 
 from ._args import INIT, binding
 from .memory import ALIGN, Region, space
