@@ -174,6 +174,29 @@ SHORT_TEXT = "中国女排在世界杯决赛中以三比零战胜对手，第十
 DYN_HW = f"{L2}/1_classification/resnet50_imagenet_dynamic_hw"
 
 
+def _nv12_cfg(w: int, h: int, crop=None, mean: float = 127, reci: float = 0.0078125) -> str:
+    """Ours (the READMEs download their AIPP cfgs, unpublished): YUV420SP_U8 w x h, JPEG YUV->RGB matrix (as
+    GOOGLENET_CFG), an optional crop (x, y, cw, ch), (x - mean) * reci per channel."""
+    lines = ["aipp_mode : static", "related_input_rank : 0", "input_format : YUV420SP_U8",
+             f"src_image_size_w : {w}", f"src_image_size_h : {h}", "csc_switch : true", "rbuv_swap_switch : false"]
+    if crop:
+        x, y, cw, ch = crop
+        lines += ["crop : true", f"load_start_pos_w : {x}", f"load_start_pos_h : {y}", f"crop_size_w : {cw}",
+                  f"crop_size_h : {ch}"]
+    matrix = (256, 0, 359, 256, -88, -183, 256, 454, 0)
+    lines += [f"matrix_r{i // 3}c{i % 3} : {v}" for i, v in enumerate(matrix)]
+    lines += ["input_bias_0 : 0", "input_bias_1 : 128", "input_bias_2 : 128"]
+    lines += [f"min_chn_{c} : {mean}" for c in range(3)] + [f"var_reci_chn_{c} : {reci}" for c in range(3)]
+    return "aipp_op {\n" + "".join(f"    {line}\n" for line in lines) + "}\n"
+
+
+CLS = f"{L2}/1_classification"
+DET = f"{L2}/2_object_detection"
+YOLOV3_NOTE = ("Caffe YOLOv3 whose prototxt ends in ATC's YoloV3DetectionOutput: data [1,3,416,416] (static AIPP from "
+               "aipp_nv12.cfg, downloaded, unpublished: ours is YUV420SP_U8 416x416) + img_info fp32 [1,4] in; box_out "
+               "fp32 [1,6144] + box_out_num int32 [1,8] out. The substitute finds no box (box_out_num 0). ")
+
+
 def _top1(expected, image_re: str):
     """Each top-5 block's first 'label:N' is in its image's expected classes."""
     def check(output: str, sample_dir: str):
@@ -508,4 +531,223 @@ SAMPLES: Tuple[Sample, ...] = (
                  "device buffer; it views the data by a DEVICE_TO_HOST copy whose source is its malloc_host "
                  "buffer (the kind is reserved on hardware: the runtime infers the direction). Sleeps 1 s per "
                  "cycle (~110 s) and retries a failed call forever."),
+    Sample("vgg16_cat_dog_picture", f"{CLS}/vgg16_cat_dog_picture", "python3.6 main.py", cwd="src", acllite=True,
+           models=(Model("model/vgg16_cat_dog.om",
+                         lambda: models.classifier("input_1", [1, 224, 224, 3], "dense_2/Softmax", 2, layout="NHWC",
+                                                   softmax=True),
+                         "atc --output_type=FP32 --input_shape=\"input_1:1,224,224,3\"  --input_format=NHWC "
+                         "--output=\"vgg16_cat_dog\" --soc_version=Ascend310 --insert_op_conf=insert_op.cfg "
+                         "--framework=3 --model=\"./vgg16_cat_dog.pb\""),),
+           files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(224, 256, crop=(0, 0, 224, 224)))),
+                  File("data/cat.jpg", data.photo("chelsea.png"))),
+           check=checks.files_written("out/cat.jpg"),
+           notes="TF VGG16 (Keras), NHWC input_1 [1,224,224,3] with static AIPP; 2 classes (dog, cat). The code "
+                 "resizes to 224 wide x 256 high (MODEL_HEIGHT 256): the README's insert_op.cfg (downloaded, "
+                 "unpublished) must take that 86016-byte NV12 picture; ours crops its top 224x224. Output name "
+                 "unknown (the code reads output 0); the substitute's 2 classes mean nothing."),
+    Sample("inceptionv3_picture", f"{CLS}/inceptionv3_picture", "python3 classify.py ../data/", cwd="src",
+           acllite=True,
+           models=(Model("model/InceptionV3.om", lambda: models.imagenet_sized("actual_input_1", [1, 3, 300, 300]),
+                         "atc --model=./inceptionv3.onnx --framework=5 --output=InceptionV3 --soc_version=Ascend310B1 "
+                         "--insert_op_conf=./aipp_inceptionv3_pth.config --input_shape=\"actual_input_1:1,3,300,300\" "
+                         "--input_format=NCHW"),),
+           files=(File("model/aipp_inceptionv3_pth.config", data.text_file(_nv12_cfg(336, 336, crop=(18, 18, 300, 300)))),
+                  File("data/rabit.jpg", data.photo("chelsea.png")), File("data/test2.jpg", data.photo("coffee.png"))),
+           check=_top1({"rabit.jpg": checks.CATS, "test2.jpg": checks.ESPRESSO}, r"images:(\S+)"),
+           notes="ONNX (PyTorch) InceptionV3, actual_input_1 [1,3,300,300] with static AIPP; the code resizes to "
+                 "336x336 NV12. The README downloads aipp_inceptionv3_pth.config (unpublished): ours crops the "
+                 "central 300x300 and normalises as the substitute (EfficientNet-Lite0 at 300x300) wants. "
+                 "README only in Chinese; its soc is Ascend310B1."),
+    Sample("googlenet_imagenet_multi_batch", f"{CLS}/googlenet_imagenet_multi_batch", "python3.6 classify.py ../data/",
+           cwd="src", acllite=True,
+           models=(Model("model/googlenet_yuv.om", lambda: models.imagenet_caffe_bgr_batch(10),
+                         "atc --input_shape=\"data:10,3,224,224\" --weight=\"./googlenet.caffemodel\" "
+                         "--input_format=NCHW --output=\"./googlenet_yuv\" --soc_version=Ascend310 "
+                         "--insert_op_conf=./insert_op.cfg --framework=0 --model=\"./googlenet.prototxt\""),),
+           files=(File("model/insert_op.cfg", data.text_file(GOOGLENET_DYN_CFG)),
+                  File("data/test1.jpg", data.photo("chelsea.png")), File("data/test2.jpg", data.photo("coffee.png"))),
+           check=_top1({"test1.jpg": checks.CATS, "test2.jpg": checks.ESPRESSO}, r"images:(\S+)"),
+           notes="Static batch 10 with static AIPP: per image JPEGD -> VPC resize 224x224, the NV12 pictures copied "
+                 "D2D into one 10 x 75264-byte buffer (fewer than 10 images: the rest of the buffer is never "
+                 "written), one execute, the first `left` results printed. insert_op.cfg (downloaded, unpublished): "
+                 "ours is the dynamic-batch sample's (Caffe BGR means), with the Caffe adapter on EfficientNet-Lite0."),
+    Sample("YOLOV3_coco_detection_picture", f"{DET}/YOLOV3_coco_detection_picture", "python3.6 object_detect.py ../data/",
+           cwd="src", acllite=True,
+           models=(Model("model/yolov3_yuv.om", models.yolov3_caffe,
+                         "atc --model=yolov3.prototxt --weight=yolov3.caffemodel --framework=0 --output=yolov3_yuv "
+                         "--soc_version=Ascend310 --insert_op_conf=aipp_nv12.cfg"),),
+           files=(File("model/aipp_nv12.cfg", data.text_file(_nv12_cfg(416, 416, mean=0, reci=0.0039216))),
+                  File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683)))),
+           expect=("box num ", "======== inference results: ============="),
+           check=checks.files_written("out/dog1_1024_683.jpg"),
+           notes=YOLOV3_NOTE + "acllite JPEGD -> crop_and_paste to 416x416 (aspect kept)."),
+    Sample("YOLOV4_coco_detection_car_picture", f"{DET}/YOLOV4_coco_detection_car_picture", "python3.6 yolov4.py",
+           cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/yolov4_bs1.om",
+                         lambda: models.heads("input", [1, 3, 608, 608], [("Conv_434", 32, 255),
+                                              ("Conv_418", 16, 255), ("Conv_402", 8, 255)], objectness=(4, 89, 174)),
+                         "atc --model=./yolov4_dynamic_bs.onnx --framework=5 --output=yolov4_bs1 --input_format=NCHW "
+                         "--soc_version=Ascend310 --input_shape=\"input:1,3,608,608\" "
+                         "--out_nodes=\"Conv_434:0;Conv_418:0;Conv_402:0\""),),
+           files=(File("data/test.jpg", data.photo("rocket.jpg", (1280, 720))),),
+           expect=("result = ",), check=checks.files_written("out/out_test.jpg"),
+           notes="As YOLOV4_coco_detection_picture (fp32 [1,3,608,608] in, 3 heads of 255 channels, strides "
+                 "32/16/8; objectness low, no box) plus a lane finder on the 1280x720 camera frame (configure.json's "
+                 "ORIGINAL_SIZE): our test.jpg is rocket.jpg at 1280x720."),
+    Sample("deeplabv3_pascal_pic", f"{L2}/3_segmentation/deeplabv3_pascal_pic", "python3.6 deeplabv3.py ../data",
+           cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/deeplabv3_plus.om", models.deeplabv3_tf,
+                         "atc --model=./deeplabv3_plus.pb --framework=3 --output=deeplabv3_plus --soc_version=Ascend310 "
+                         " --input_shape=\"ImageTensor:1,513,513,3\" --output_type=\"SemanticPredictions:0:FP32\" "
+                         "--out_nodes=\"SemanticPredictions:0\""),),
+           files=(File("data/cat.jpg", data.photo("chelsea.png")), File("data/dog.jpg", data.photo("coffee.png"))),
+           expect=("Execute end",), check=checks.files_written("out/cat.jpg", "out/dog.jpg"),
+           notes="TF DeepLabv3+: ImageTensor uint8 NHWC [1,513,513,3] in (the code sends BGR as int8: same bytes), "
+                 "SemanticPredictions [1,513,513] out (int64 in TF, FP32 by --output_type). Substitute: class 15 "
+                 "(person) where the pixel is bright."),
+    Sample("animeGAN_picture", f"{L2}/6_other/animeGAN_picture", "python3.6 AnimeGAN.py ../data/ 256", cwd="src",
+           acllite=True, needs=("cv2",),
+           models=(Model("model/AnimeGANv2_256.om",
+                         lambda: models.image_to_image("test", [1, 256, 256, 3], "generator/G_MODEL/out_layer/Tanh",
+                                                       [1, 256, 256, 3]),
+                         "atc --model=\"./AnimeGAN_256_256.pb\" --output_type=FP32 --input_shape=\"test:1,256,256,3\" "
+                         "--input_format=NHWC --output=\"AnimeGANv2_256\" --soc_version=Ascend310 --framework=3 "
+                         "--precision_mode=allow_fp32_to_fp16 --insert_op_conf=aipp_256_256.cfg"),),
+           files=(File("model/aipp_256_256.cfg", data.text_file(_nv12_cfg(256, 256, mean=127.5, reci=0.0078431))),
+                  File("data/test.jpg", data.photo("chelsea.png"))),
+           check=checks.files_written("out/test.jpg"),
+           notes="TF AnimeGANv2, NHWC test [1,256,256,3] with static AIPP (aipp_256_256.cfg downloaded, unpublished: "
+                 "ours YUV420SP_U8 256x256 -> RGB in [-1, 1]) -> [1,256,256,3] in [-1, 1]; acllite JPEGD -> "
+                 "crop_and_paste_get_roi to 256x256. The 512 and 1024 variants differ only by size."),
+    Sample("YOLOV3_plane_detection", "python/contrib/YOLOV3_plane_detection", "python3.6 object_detect.py ../data",
+           cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/yolov3.om", models.yolov3_caffe,
+                         "atc --model=yolov3.prototxt --weight=yolov3.caffemodel --framework=0 --output=yolov3 "
+                         "--soc_version=Ascend310 --insert_op_conf=aipp_nv12.cfg"),),
+           files=(File("model/aipp_nv12.cfg", data.text_file(_nv12_cfg(416, 416, mean=0, reci=0.0039216))),
+                  File("data/test.jpg", data.photo("rocket.jpg"))),
+           check=checks.files_written("out/test.jpg"),
+           notes=YOLOV3_NOTE + "acllite JPEGD -> VPC resize 416x416; with no box nothing is cropped."),
+    Sample("cartoonGAN_picture", "python/contrib/cartoonGAN_picture", "python3 cartoonization.py ../data/", cwd="src",
+           acllite=True, needs=("cv2",),
+           models=(Model("model/cartoonization.om",
+                         lambda: models.image_to_image("train_real_A", [1, 256, 256, 3], "gen_B", [1, 256, 256, 3]),
+                         "atc --output_type=FP32 --input_shape=\"train_real_A:1,256,256,3\" --input_format=NHWC "
+                         "--output=\"./cartoonization\" --soc_version=Ascend310 --insert_op_conf=insert_op.cfg "
+                         "--framework=3 --save_original_model=false --model=\"./cartoonization.pb\" "
+                         "--precision_mode=allow_fp32_to_fp16"),),
+           files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(256, 256, mean=127.5, reci=0.0078431))),
+                  File("data/scenery.jpg", data.photo("rocket.jpg"))),
+           check=checks.files_written("out/scenery.jpg"),
+           notes="TF CartoonGAN, NHWC train_real_A [1,256,256,3] with static AIPP (insert_op.cfg downloaded, "
+                 "unpublished: ours YUV420SP_U8 256x256 -> RGB in [-1, 1]) -> [1,256,256,3] in [-1, 1]; acllite "
+                 "JPEGD -> crop_and_paste_get_roi. Output name unknown (the code reads output 0)."),
+    Sample("crowd_count_picture", "python/contrib/crowd_count_picture", "python3.6 main.py ../data/", cwd="src",
+           acllite=True, needs=("cv2",),
+           models=(Model("model/count_person.caffe.om",
+                         lambda: models.image_to_image("blob1", [1, 3, 800, 1408], "density", [1, 1, 800, 1408],
+                                                       layout="NCHW", act="Sigmoid"),
+                         "atc --input_shape=\"blob1:1,3,800,1408\" --weight=\"count_person.caffe.caffemodel\" "
+                         "--input_format=NCHW --output=\"count_person.caffe\" --soc_version=Ascend310 "
+                         "--insert_op_conf=insert_op.cfg --framework=0 --model=\"count_person.caffe.prototxt\""),),
+           files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(1408, 800, mean=0, reci=1.0))),
+                  File("data/crowd.jpg", data.photo("rocket.jpg"))),
+           check=checks.files_written("out/crowd.jpg"),
+           notes="Caffe crowd counting, blob1 [1,3,800,1408] with static AIPP (insert_op.cfg downloaded, unpublished: "
+                 "ours YUV420SP_U8 1408x800 -> RGB); the code reshapes output 0 to an 800x1408 density map and sums it "
+                 "(count = sum / 1000). acllite JPEGD -> crop_and_paste to 1408x800."),
+    Sample("dehaze_picture", "python/contrib/dehaze_picture", "python3.6 main.py ../data/", cwd="src", acllite=True,
+           models=(Model("model/deploy_vel.om",
+                         lambda: models.image_to_image("t_image_input_to_DHGAN_generator", [1, 512, 512, 3],
+                                                       "DHGAN_generator/output", [1, 512, 512, 3]),
+                         "atc --model=output_graph.pb --framework=3 --input_shape=\"t_image_input_to_DHGAN_generator:"
+                         "1,512,512,3\" --output=deploy_vel --soc_version=Ascend310 "
+                         "--input_fp16_nodes=\"t_image_input_to_DHGAN_generator\" --output_type=FP32"),),
+           files=(File("data/10992_04_0.8209.png", data.photo("rocket.jpg")),),
+           check=checks.files_written("out/out_10992_04_0.8209.png"),
+           notes="TF dehazing GAN: fp16 (--input_fp16_nodes) NHWC [1,512,512,3] in [-1, 1] (the code sends BGR "
+                 "float16), [1,512,512,3] fp32 out in [-1, 1]."),
+    Sample("edge_detection_picture", "python/contrib/edge_detection_picture", "python3.6 main.py ../data/", cwd="src",
+           acllite=True,
+           models=(Model("model/rcf.om",
+                         lambda: models.maps("data", [1, 3, 512, 512], [(f"side{i}", [1, 1, s, s]) for i, s in
+                                             enumerate((512, 256, 128, 64, 63))], layout="NCHW"),
+                         "atc --model=rcf.prototxt --weight=./rcf_bsds.caffemodel --framework=0 --output=rcf "
+                         "--soc_version=Ascend310 --input_fp16_nodes=data --input_format=NCHW --output_type=FP32"),),
+           files=(File("data/ori.jpg", data.photo("chelsea.png")),),
+           check=checks.files_written("out/outori.jpg"),
+           notes="Caffe RCF: data fp16 [1,3,512,512] (BGR, CHW) in; five side outputs [1,1,512|256|128|64|63,...] fp32, "
+                 "which the code resizes to 512x512 and fuses with fixed weights."),
+    Sample("garbage_picture", "python/contrib/garbage_picture", "python3 classify_test.py ../data/", cwd="src",
+           acllite=True,
+           models=(Model("model/garbage_yuv.om", lambda: models.classifier("data", [1, 3, 224, 224], "output", 26),
+                         "atc --model=./mobilenetv2.air --framework=1 --output=garbage_yuv --soc_version=Ascend310 "
+                         "--insert_op_conf=./insert_op_yuv.cfg --input_shape=\"data:1,3,224,224\" "
+                         "--input_format=NCHW"),),
+           files=(File("model/insert_op_yuv.cfg", data.text_file(_nv12_cfg(224, 224))),
+                  File("data/bottle.jpg", data.photo("coffee.png")), File("data/newspaper.jpg", data.photo("rocket.jpg"))),
+           check=checks.files_written("out/bottle.jpg", "out/newspaper.jpg"),
+           notes="MindSpore MobileNetV2, data [1,3,224,224] with static AIPP (insert_op_yuv.cfg downloaded, "
+                 "unpublished); 26 classes (the code's list). acllite JPEGD -> VPC resize 224x224."),
+    Sample("gesture_recognition_picture", "python/contrib/gesture_recognition_picture", "python3 main.py ../data/",
+           cwd="src", acllite=True,
+           models=(Model("model/gesture_yuv.om", lambda: models.classifier("data", [1, 3, 224, 224], "prob", 21,
+                                                                           softmax=True),
+                         "atc --model=./resnet18_gesture.prototxt --weight=./resnet18_gesture.caffemodel --framework=0 "
+                         "--output=gesture_yuv --soc_version=Ascend310 --insert_op_conf=./insert_op.cfg "
+                         "--input_shape=\"data:1,3,224,224\" --input_format=NCHW"),),
+           files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(256, 224, crop=(16, 0, 224, 224)))),
+                  File("data/test1.jpg", data.photo("chelsea.png"))),
+           check=checks.all_of(checks.labels_printed(1), checks.files_written("out/test1.jpg")),
+           notes="Caffe ResNet-18, data [1,3,224,224] with static AIPP; 21 gestures (the code's list). The code "
+                 "resizes to 256 wide x 224 high: the README's insert_op.cfg (downloaded, unpublished) must take that "
+                 "86016-byte NV12 picture; ours crops the central 224x224."),
+    Sample("human_protein_map_classification", "python/contrib/human_protein_map_classification",
+           "python3 main.py ../data/", cwd="src", acllite=True,
+           models=(Model("model/deploy_vel.om", lambda: models.classifier("data", [1, 3, 224, 224], "score", 10),
+                         "atc --model=./hpa.prototxt --weight=./hpa.caffemodel --framework=0 --output=./deploy_vel  "
+                         "--soc_version=Ascend310 --input_format=NCHW --input_fp16_nodes=data --output_type=FP32 "
+                         "--out_nodes=\"score:0\""),),
+           files=(File("data/test.jpg", data.photo("chelsea.png")),),
+           check=checks.files_written("out/out_test.jpg"),
+           notes="Caffe HPA classifier: data fp16 [1,3,224,224] (BGR, CHW) in, score [1,10] fp32 out (sigmoid in the "
+                 "code; the code's 10 labels). The README's data comes from a Kaggle set: ours is our cat photo."),
+    Sample("image_HDR_enhance", "python/contrib/image_HDR_enhance", "python3.6 main.py", cwd="src", acllite=True,
+           needs=("cv2",),
+           models=(Model("model/image_HDR_enhance.om",
+                         lambda: models.image_to_image("input", [1, 512, 512, 3], "output", [1, 512, 512, 3],
+                                                       act="Sigmoid"),
+                         "atc --model=./image_HDR_enhance.pb --framework=3 --output=image_HDR_enhance "
+                         "--soc_version=Ascend310  --input_shape=\"input:1,512,512,3\" --input_format=NHWC "
+                         "--output_type=FP32"),),
+           files=(File("data/data1.png", data.photo("coffee.png")),),
+           check=checks.files_written("out/data1.png"),
+           notes="TF HDR enhancement: NHWC fp32 [1,512,512,3] RGB in [0, 1] in, [1,512,512,3] in [0, 1] out."),
+    Sample("portrait_picture", "python/contrib/portrait_picture", "python3 main.py", cwd="src", acllite=True,
+           needs=("cv2",),
+           models=(Model("model/portrait.om",
+                         lambda: models.image_to_image("Inputs/x_input", [1, 224, 224, 3], "Softmax",
+                                                       [1, 224, 224, 2], act="Sigmoid"),
+                         "atc --model=./portrait.pb  --insert_op_conf=./insert_op.cfg  --output=\"./portrait\" "
+                         "--output_type=FP32 --input_shape=\"Inputs/x_input:1,224,224,3\" --framework=3 "
+                         "--soc_version=Ascend310"),),
+           files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(224, 224))),
+                  File("data/ori.jpg", data.photo("chelsea.png")),
+                  File("data/background.jpg", data.photo("rocket.jpg"))),
+           check=checks.files_written("out/mask/ori.jpg", "out/result/ori.jpg"),
+           notes="TF PortraitNet, NHWC Inputs/x_input [1,224,224,3] with static AIPP (insert_op.cfg downloaded, "
+                 "unpublished) -> [1,224,224,2] mask probabilities; the code pastes data/background.jpg behind the "
+                 "mask. acllite JPEGD -> VPC resize 224x224."),
+    Sample("vessel_segmentation", "python/contrib/vessel_segmentation", "python3 main.py", cwd="src", acllite=True,
+           needs=("cv2",),
+           models=(Model("model/vessel.om",
+                         lambda: models.image_to_image("data", [1, 3, 512, 512], "sigmoid", [1, 1, 512, 512],
+                                                       layout="NCHW", act="Sigmoid"),
+                         "atc --model=./deploy_vel_ascend.prototxt --weight=./vel_hw_iter_5000.caffemodel "
+                         "--framework=0 --output=./vessel --soc_version=Ascend310 --input_format=NCHW "
+                         "--input_fp16_nodes=data -output_type=FP32"),),
+           files=(File("data/test1.png", data.photo("chelsea.png")),),
+           check=checks.files_written("out/test1.png"),
+           notes="Caffe retina U-Net: data fp16 [1,3,512,512] in (the code sends the BGR picture as [1,512,512,3] "
+                 "float16: same size, HWC bytes in a CHW input, as on a board), [1,1,512,512] vessel probability out."),
 )

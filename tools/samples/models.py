@@ -186,3 +186,101 @@ def imagenet_nhwc(input_name: str) -> onnx.ModelProto:
     net.graph.input.append(helper.make_tensor_value_info(input_name, FLOAT, [1, "h", "w", 3]))
     onnx.checker.check_model(net)
     return net
+
+
+def _set_input(net: onnx.ModelProto, input_name: str, dims: Sequence[int]) -> onnx.ModelProto:
+    """Rename the graph's (single) input and give it ``dims`` (EfficientNet-Lite0's convolutions take any N, H, W)."""
+    old = net.graph.input[0].name
+    for node in net.graph.node:
+        node.input[:] = [input_name if i == old else i for i in node.input]
+    del net.graph.input[:]
+    net.graph.input.append(helper.make_tensor_value_info(input_name, FLOAT, list(dims)))
+    onnx.checker.check_model(net)
+    return net
+
+
+def imagenet_sized(input_name: str, dims: Sequence[int]) -> onnx.ModelProto:
+    """EfficientNet-Lite0 taking ``input_name`` NCHW of ``dims`` (e.g. InceptionV3's 300x300), normalised as it wants
+    ((x - 127) / 128: our AIPP cfgs produce it) -> probabilities [N, 1000]."""
+    from acl_teach.toolchain import assets
+    return _set_input(onnx.load(assets.default_onnx()), input_name, dims)
+
+
+def imagenet_caffe_bgr_batch(batch: int) -> onnx.ModelProto:
+    """imagenet_caffe_bgr with a fixed batch (the multi-batch sample's data:10,3,224,224)."""
+    net = imagenet_caffe_bgr()
+    return _set_input(net, "data", [batch, 3, 224, 224])
+
+
+def yolov3_caffe() -> onnx.ModelProto:
+    """Caffe YOLOv3 with its YoloV3DetectionOutput layer: data [1,3,416,416] + img_info [1,4] -> box_out fp32
+    [1,6144] (x1, y1, x2, y2, score, class planes of up to 1024 boxes) + box_out_num int32 [1,8].
+
+    The substitute finds no box: box_out_num[0] = 0 (the box planes are a function of the picture, never read)."""
+    nodes = [helper.make_node("GlobalAveragePool", ["data"], ["gap"]),
+             helper.make_node("ReduceSum", ["gap"], ["level"], keepdims=0),
+             helper.make_node("ReduceSum", ["img_info"], ["info"], keepdims=0),
+             helper.make_node("Mul", ["info", "zero"], ["info0"]),
+             helper.make_node("Add", ["level", "info0"], ["level2"]),
+             helper.make_node("Expand", ["level2", "box_shape"], ["box_out"], name="box_out"),
+             helper.make_node("Mul", ["level2", "zero"], ["none"]),
+             helper.make_node("Expand", ["none", "num_shape"], ["num_f"]),
+             helper.make_node("Cast", ["num_f"], ["box_out_num"], to=TensorProto.INT32, name="box_out_num")]
+    inits = [_const("zero", np.float32(0.0)), _const("box_shape", np.array([1, 6144], np.int64)),
+             _const("num_shape", np.array([1, 8], np.int64))]
+    graph = helper.make_graph(nodes, "yolov3_caffe",
+                              [helper.make_tensor_value_info("data", FLOAT, [1, 3, 416, 416]),
+                               helper.make_tensor_value_info("img_info", FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info("box_out", FLOAT, [1, 6144]),
+                               helper.make_tensor_value_info("box_out_num", TensorProto.INT32, [1, 8])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="acl-teach samples")
+    model.ir_version = min(model.ir_version, 8)
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def deeplabv3_tf() -> onnx.ModelProto:
+    """TF DeepLabv3+: ImageTensor uint8 NHWC [1,513,513,3] -> SemanticPredictions [1,513,513] (class per pixel; the
+    README's --output_type makes it FP32). Substitute: class 15 (person) where the pixel is brighter than 127."""
+    nodes = [helper.make_node("Cast", ["ImageTensor"], ["img"], to=FLOAT),
+             helper.make_node("ReduceMean", ["img"], ["grey"], axes=[3], keepdims=0),
+             helper.make_node("Greater", ["grey", "half"], ["bright"]),
+             helper.make_node("Cast", ["bright"], ["bright_f"], to=FLOAT),
+             helper.make_node("Mul", ["bright_f", "person"], ["SemanticPredictions"], name="SemanticPredictions")]
+    inits = [_const("half", np.float32(127.0)),
+             _const("person", np.float32(15.0))]
+    graph = helper.make_graph(nodes, "deeplabv3",
+                              [helper.make_tensor_value_info("ImageTensor", TensorProto.UINT8, [1, 513, 513, 3])],
+                              [helper.make_tensor_value_info("SemanticPredictions", FLOAT, [1, 513, 513])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="acl-teach samples")
+    model.ir_version = min(model.ir_version, 8)
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def maps(input_name: str, shape: List[int], outputs: List[Tuple[str, List[int]]], layout: str = "NHWC",
+         act: str = "Tanh", seed: int = 0) -> onnx.ModelProto:
+    """Image-to-map networks (GANs, enhancement, segmentation, edge or density maps): per output a fixed 1x1 channel
+    mix of the picture, ``act`` (Tanh: [-1, 1]; Sigmoid: [0, 1]), resized to the output's H x W (same layout)."""
+    nodes: list = []
+    x = _to_nchw(input_name, layout, nodes)
+    channels = shape[1] if layout == "NCHW" else shape[3]
+    inits = []
+    for i, (name, out_shape) in enumerate(outputs):
+        n, c, h, w = out_shape if layout == "NCHW" else [out_shape[0], out_shape[3], out_shape[1], out_shape[2]]
+        mix = (np.eye(c, channels) + _weights(seed + i, [c, channels], 0.05)).astype(np.float32) / 128.0
+        inits += [_const(f"W{i}", mix.reshape(c, channels, 1, 1)), _const(f"B{i}", np.zeros(c, np.float32)),
+                  _const(f"size{i}", np.array([n, c, h, w], np.int64))]
+        last = name if layout == "NCHW" else f"{name}__nchw"
+        nodes += [helper.make_node("Conv", [x, f"W{i}", f"B{i}"], [f"mixed{i}"]),
+                  helper.make_node(act, [f"mixed{i}"], [f"act{i}"]),
+                  helper.make_node("Resize", [f"act{i}", "", "", f"size{i}"], [last], mode="linear", name=name)]
+        if layout != "NCHW":
+            nodes.append(helper.make_node("Transpose", [last], [name], perm=[0, 2, 3, 1]))
+    return _model("maps", nodes, [(input_name, shape)], outputs, inits)
+
+
+def image_to_image(input_name: str, shape: List[int], output_name: str, out_shape: List[int], layout: str = "NHWC",
+                   act: str = "Tanh") -> onnx.ModelProto:
+    """One output map (see ``maps``): a picture in, a picture (or map) out."""
+    return maps(input_name, shape, [(output_name, out_shape)], layout, act)
