@@ -190,6 +190,11 @@ def _nv12_cfg(w: int, h: int, crop=None, mean: float = 127, reci: float = 0.0078
     return "aipp_op {\n" + "".join(f"    {line}\n" for line in lines) + "}\n"
 
 
+RESNET_ONNX_ATC = ("atc --model=resnet50.onnx --framework=5 --output=resnet50 "
+                   "--input_shape=\"actual_input_1:1,3,224,224\"  --soc_version=Ascend310")
+RESNET_AIPP_CFG = RESNET_HW_CFG.replace("input_format : RGB888_U8\n",
+                                        "input_format : RGB888_U8\n    src_image_size_w : 224\n"
+                                        "    src_image_size_h : 224\n")
 CLS = f"{L2}/1_classification"
 DET = f"{L2}/2_object_detection"
 YOLOV3_NOTE = ("Caffe YOLOv3 whose prototxt ends in ATC's YoloV3DetectionOutput: data [1,3,416,416] (static AIPP from "
@@ -625,9 +630,11 @@ SAMPLES: Tuple[Sample, ...] = (
                          "atc --model=yolov3.prototxt --weight=yolov3.caffemodel --framework=0 --output=yolov3 "
                          "--soc_version=Ascend310 --insert_op_conf=aipp_nv12.cfg"),),
            files=(File("model/aipp_nv12.cfg", data.text_file(_nv12_cfg(416, 416, mean=0, reci=0.0039216))),
-                  File("data/test.jpg", data.photo("rocket.jpg"))),
-           check=checks.files_written("out/test.jpg"),
-           notes=YOLOV3_NOTE + "acllite JPEGD -> VPC resize 416x416; with no box nothing is cropped."),
+                  File("data/test.jpg", data.photo("rocket.jpg")), File("src/outputs/.keep", data.text(""))),
+           check=checks.files_written("src/outputs/test.jpg"),
+           notes=YOLOV3_NOTE + "acllite JPEGD -> VPC resize 416x416; with no box nothing is cropped. The code saves "
+                 "the picture to ./outputs (src/outputs), which neither the repository nor the README creates (the "
+                 "README says to look there): the runner makes it."),
     Sample("cartoonGAN_picture", "python/contrib/cartoonGAN_picture", "python3 cartoonization.py ../data/", cwd="src",
            acllite=True, needs=("cv2",),
            models=(Model("model/cartoonization.om",
@@ -750,4 +757,55 @@ SAMPLES: Tuple[Sample, ...] = (
            check=checks.files_written("out/test1.png"),
            notes="Caffe retina U-Net: data fp16 [1,3,512,512] in (the code sends the BGR picture as [1,512,512,3] "
                  "float16: same size, HWC bytes in a CHW input, as on a board), [1,1,512,512] vessel probability out."),
+    Sample("sampleResnetQuickStart", "inference/modelInference/sampleResnetQuickStart/python",
+           "python3.7 sampleResnetQuickStart.py", cwd="src", needs=("cv2",),
+           models=(Model("model/resnet50.om", lambda: models.imagenet_torch("actual_input_1"), RESNET_ONNX_ATC),),
+           files=(File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683))),),
+           check=checks.top1_every(checks.CATS, 1),
+           notes="Raw pyACL, no AIPP: the code normalises RGB with torchvision's mean/std and sends fp32 NCHW; the "
+                 "substitute is EfficientNet-Lite0 behind an adapter undoing that normalisation (input actual_input_1, "
+                 "1000 logits). The README's command is scripts/sample_run.sh: python3.7 in src/."),
+    Sample("sampleResnetAIPP", "inference/modelInference/sampleResnetAIPP/python", "python3.7 sampleResnetAIPP.py",
+           cwd="src", needs=("cv2",),
+           models=(Model("model/resnet50.om", lambda: models.imagenet_sized("actual_input_1", [1, 3, 224, 224]),
+                         RESNET_ONNX_ATC + "  --insert_op_conf=aipp.cfg"),),
+           files=(File("model/aipp.cfg", data.text_file(RESNET_AIPP_CFG)),
+                  File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683)))),
+           check=checks.top1_every(checks.CATS, 1),
+           notes="The code sends 224x224 RGB uint8 (150528 bytes) to a model with static AIPP; the README downloads "
+                 "aipp.cfg (resnet50_CV, unpublished): ours is RGB888_U8 224x224, (x - 127) / 128 as the substitute "
+                 "(EfficientNet-Lite0, input actual_input_1) wants."),
+    Sample("sampleResnetDVPP", "inference/modelInference/sampleResnetDVPP/python", "python3.7 sampleResnetDVPP.py",
+           cwd="src", needs=("cv2",),
+           models=(Model("model/resnet50.om", lambda: models.imagenet_sized("actual_input_1", [1, 3, 224, 224]),
+                         RESNET_ONNX_ATC + "  --insert_op_conf=aipp.cfg"),),
+           files=(File("model/aipp.cfg", data.text_file(_nv12_cfg(224, 224))),
+                  File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683)))),
+           check=checks.top1_every(checks.CATS, 1),
+           notes="Raw pyACL DVPP: JPEGD -> VPC resize 224x224 NV12 -> a model with static AIPP (aipp.cfg "
+                 "resnet50_DVPP downloaded, unpublished: ours YUV420SP_U8 224x224 -> RGB, (x - 127) / 128). The code "
+                 "swaps width_stride and height_stride of the resize output desc (both 224 here)."),
+    Sample("sampleResnetDVPP+pyAcllite", "inference/modelInference/sampleResnetDVPP/pyAcllite",
+           "python3.7 sampleResnetDVPP.py", cwd="src", acllite=True, acllite_dir="inference/acllite/acllitePY",
+           needs=("cv2",),
+           models=(Model("model/resnet50.om", lambda: models.imagenet_sized("actual_input_1", [1, 3, 224, 224]),
+                         RESNET_ONNX_ATC + "  --insert_op_conf=aipp.cfg"),),
+           files=(File("model/aipp.cfg", data.text_file(_nv12_cfg(224, 224))),
+                  File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683)))),
+           check=checks.top1_every(checks.CATS, 1),
+           notes="The same with the newer acllite (inference/acllite/acllitePY, on PYTHONPATH as the README says)."),
+    Sample("sampleCrowdCounting", "inference/modelInference/sampleCrowdCounting", "python3.7 sampleCrowdCounting.py",
+           cwd="src", acllite=True, acllite_dir="inference/acllite/acllitePY", needs=("cv2",),
+           models=(Model("model/CrowdCounting.om",
+                         lambda: models.maps("input", [1, 3, 850, 1280], [("density", [1, 1, 106, 160]),
+                                             ("density_up", [1, 1, 850, 1280])], layout="NCHW", act="Sigmoid"),
+                         "atc --model=CrowdCounting.onnx --framework=5 --output=CrowdCounting --soc_version=Ascend310  "
+                         "--insert_op_conf=aipp.cfg"),),
+           files=(File("model/aipp.cfg", data.text_file(_nv12_cfg(1280, 850, mean=0, reci=0.0039216))),
+                  File("data/people.jpg", data.photo("rocket.jpg")), File("out/.keep", data.text(""))),
+           check=checks.files_written("out/people.jpg"),
+           notes="ONNX crowd counter with static AIPP (aipp.cfg downloaded, unpublished: ours YUV420SP_U8 1280x850); "
+                 "acllitePY JPEGD -> resize 1280x850. The code unpacks two outputs and reads output 0 as [1,1,H,W] "
+                 "(count = its sum); the names and sizes are not published (ours: 1/8 and full size). "
+                 "scripts/sample_run.sh makes ../out; the runner makes it too."),
 )

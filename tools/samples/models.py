@@ -284,3 +284,29 @@ def image_to_image(input_name: str, shape: List[int], output_name: str, out_shap
                    act: str = "Tanh") -> onnx.ModelProto:
     """One output map (see ``maps``): a picture in, a picture (or map) out."""
     return maps(input_name, shape, [(output_name, out_shape)], layout, act)
+
+
+def imagenet_torch(input_name: str) -> onnx.ModelProto:
+    """torchvision ResNet-50's contract (RGB, (x/255 - mean) / std per channel, NCHW [1,3,224,224] -> 1000 logits)
+    on EfficientNet-Lite0: an adapter undoes the torchvision normalisation and applies EfficientNet's (x-127)/128."""
+    from acl_teach.toolchain import assets
+    net = onnx.load(assets.default_onnx())
+    old = net.graph.input[0].name
+    inner = input_name + "__efficientnet"
+    for node in net.graph.node:
+        node.input[:] = [inner if i == old else i for i in node.input]
+    mean = np.array([123.675, 116.28, 103.53], np.float32).reshape(1, 3, 1, 1)
+    std = np.array([58.395, 57.12, 57.375], np.float32).reshape(1, 3, 1, 1)
+    adapter = [helper.make_node("Mul", [input_name, "torch_std"], ["scaled"]),
+               helper.make_node("Add", ["scaled", "torch_mean"], ["rgb"]),
+               helper.make_node("Sub", ["rgb", "effnet_mean"], ["centred"]),
+               helper.make_node("Div", ["centred", "effnet_std"], [inner])]
+    nodes = adapter + list(net.graph.node)
+    del net.graph.node[:]
+    net.graph.node.extend(nodes)
+    net.graph.initializer.extend([_const("torch_std", std), _const("torch_mean", mean),
+                                  _const("effnet_mean", np.float32(127.0)), _const("effnet_std", np.float32(128.0))])
+    del net.graph.input[:]
+    net.graph.input.append(helper.make_tensor_value_info(input_name, FLOAT, [1, 3, 224, 224]))
+    onnx.checker.check_model(net)
+    return net
