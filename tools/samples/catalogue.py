@@ -715,9 +715,10 @@ SAMPLES: Tuple[Sample, ...] = (
                          "atc --model=./hpa.prototxt --weight=./hpa.caffemodel --framework=0 --output=./deploy_vel  "
                          "--soc_version=Ascend310 --input_format=NCHW --input_fp16_nodes=data --output_type=FP32 "
                          "--out_nodes=\"score:0\""),),
-           files=(File("data/test.jpg", data.photo("chelsea.png")),),
+           files=(File("data/test.jpg", data.photo("chelsea.png")), File("src/font.ttf", data.font())),
            check=checks.files_written("out/out_test.jpg"),
-           notes="Caffe HPA classifier: data fp16 [1,3,224,224] (BGR, CHW) in, score [1,10] fp32 out (sigmoid in the "
+           notes="src/font.ttf is in the repository; a partial mirror may lack its blob, then we put DejaVu Sans there. "
+                 "Caffe HPA classifier: data fp16 [1,3,224,224] (BGR, CHW) in, score [1,10] fp32 out (sigmoid in the "
                  "code; the code's 10 labels). The README's data comes from a Kaggle set: ours is our cat photo."),
     Sample("image_HDR_enhance", "python/contrib/image_HDR_enhance", "python3.6 main.py", cwd="src", acllite=True,
            needs=("cv2",),
@@ -739,12 +740,13 @@ SAMPLES: Tuple[Sample, ...] = (
                          "--output_type=FP32 --input_shape=\"Inputs/x_input:1,224,224,3\" --framework=3 "
                          "--soc_version=Ascend310"),),
            files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(224, 224))),
-                  File("data/ori.jpg", data.photo("chelsea.png")),
-                  File("data/background.jpg", data.photo("rocket.jpg"))),
+                  File("data/ori.jpg", data.photo("chelsea.png", (640, 480))),
+                  File("data/background.jpg", data.photo("rocket.jpg", (640, 480)))),
            check=checks.files_written("out/mask/ori.jpg", "out/result/ori.jpg"),
            notes="TF PortraitNet, NHWC Inputs/x_input [1,224,224,3] with static AIPP (insert_op.cfg downloaded, "
                  "unpublished) -> [1,224,224,2] mask probabilities; the code pastes data/background.jpg behind the "
-                 "mask. acllite JPEGD -> VPC resize 224x224."),
+                 "mask (it adds the two pictures, so they must have the same size: ours are both 640x480). acllite JPEGD -> VPC "
+                 "resize 224x224."),
     Sample("vessel_segmentation", "python/contrib/vessel_segmentation", "python3 main.py", cwd="src", acllite=True,
            needs=("cv2",),
            models=(Model("model/vessel.om",

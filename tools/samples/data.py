@@ -114,3 +114,14 @@ def video(name: str, size, frames: int, codec: str = "h264") -> Maker:
 def text_file(content: str) -> Maker:
     """A text file with ``content`` (e.g. an AIPP cfg the README downloads)."""
     return text(content)
+
+
+def font() -> Maker:
+    """A TrueType font (DejaVu Sans Bold) for a sample that ships its own font file, where the checkout lacks it
+    (a partial mirror without the blob)."""
+    def make(path: str) -> None:
+        import shutil
+        _parent(path)
+        if not os.path.isfile(path):
+            shutil.copyfile(FONT, path)
+    return make
