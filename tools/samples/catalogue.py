@@ -195,6 +195,13 @@ RESNET_ONNX_ATC = ("atc --model=resnet50.onnx --framework=5 --output=resnet50 "
 RESNET_AIPP_CFG = RESNET_HW_CFG.replace("input_format : RGB888_U8\n",
                                         "input_format : RGB888_U8\n    src_image_size_w : 224\n"
                                         "    src_image_size_h : 224\n")
+BODY_POSE_MODEL = Model("model/OpenPose_light.om", models.openpose_argmax,
+                        "atc --framework=3 --model=model/OpenPose_light.pb --input_shape=\"input001:1,368,368,3\" "
+                        "--input_format=NHWC --output=model/OpenPose_light --output_type=FP32 "
+                        "--out_nodes=\"light_openpose/stage_1/ArgMax:0\" --soc_version=Ascend310", cwd=".")
+BODY_POSE_NOTE = ("TF light OpenPose cut at light_openpose/stage_1/ArgMax (README's --out_nodes): input001 NHWC "
+                  "[1,368,368,3] BGR / 255 in; [1,14] out, per joint the peak's index in the flattened 92x92 heatmap "
+                  "(FP32 by --output_type). The substitute's peaks come from a fixed 1x1 mix of the picture.")
 CLS = f"{L2}/1_classification"
 DET = f"{L2}/2_object_detection"
 YOLOV3_NOTE = ("Caffe YOLOv3 whose prototxt ends in ATC's YoloV3DetectionOutput: data [1,3,416,416] (static AIPP from "
@@ -810,4 +817,16 @@ SAMPLES: Tuple[Sample, ...] = (
                  "acllitePY JPEGD -> resize 1280x850. The code unpacks two outputs and reads output 0 as [1,1,H,W] "
                  "(count = its sum); the names and sizes are not published (ours: 1/8 and full size). "
                  "scripts/sample_run.sh makes ../out; the runner makes it too."),
+    Sample("body_pose_picture", "python/contrib/body_pose_picture", "python3 run_image.py", cwd="src", acllite=True,
+           needs=("cv2",), models=(BODY_POSE_MODEL,),
+           files=(File("data/test.jpg", data.photo("chelsea.png")),),
+           check=checks.files_written("output/test_output.jpg"),
+           notes=BODY_POSE_NOTE),
+    Sample("body_pose_picture+video", "python/contrib/body_pose_picture", "python3 run_video.py", cwd="src",
+           acllite=True, needs=("cv2",), models=(BODY_POSE_MODEL,),
+           files=(File("data/yoga.mp4", data.mp4("rocket.jpg", (1280, 720), 10)),),
+           expect=("Cannot read more, Reach the end of video",),
+           notes=BODY_POSE_NOTE + " run_video.py without --is_presenter_server: cv2.VideoCapture of data/yoga.mp4 "
+                 "(ours: rocket.jpg panned, 10 frames of 1280x720, OpenCV's mp4v) -> one execute per frame -> an mp4 in "
+                 "../output."),
 )

@@ -125,3 +125,21 @@ def font() -> Maker:
         if not os.path.isfile(path):
             shutil.copyfile(FONT, path)
     return make
+
+
+def mp4(name: str, size, frames: int) -> Maker:
+    """A shipped photo, slowly panned, as an MPEG-4 Part 2 .mp4 of ``frames`` frames at (w, h) (OpenCV's mp4v writer:
+    what cv2.VideoCapture in the samples reads; the READMEs download camera clips we may not ship)."""
+    def make(path: str) -> None:
+        import cv2
+        import numpy as np
+        from acl_teach.toolchain import assets
+        _parent(path)
+        w, h = size
+        with Image.open(assets.image(name)) as img:
+            big = np.asarray(img.convert("RGB").resize((w + 2 * frames, h), Image.BICUBIC))[:, :, ::-1]
+        writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), 25, (w, h))
+        for i in range(frames):
+            writer.write(np.ascontiguousarray(big[:, 2 * i:2 * i + w]))
+        writer.release()
+    return make

@@ -310,3 +310,19 @@ def imagenet_torch(input_name: str) -> onnx.ModelProto:
     net.graph.input.append(helper.make_tensor_value_info(input_name, FLOAT, [1, 3, 224, 224]))
     onnx.checker.check_model(net)
     return net
+
+
+def openpose_argmax() -> onnx.ModelProto:
+    """Light OpenPose cut at its stage-1 ArgMax (TF, NHWC input001 [1,368,368,3] in [0, 1]): per joint (14) the index
+    of the peak in the flattened 92x92 heatmap, [1,14] (int in TF, FP32 by the README's --output_type)."""
+    nodes = [helper.make_node("Transpose", ["input001"], ["nchw"], perm=[0, 3, 1, 2]),
+             helper.make_node("AveragePool", ["nchw"], ["pool"], kernel_shape=[4, 4], strides=[4, 4]),
+             helper.make_node("Conv", ["pool", "W", "B"], ["heat"]),
+             helper.make_node("Reshape", ["heat", "flat"], ["heat_flat"]),
+             helper.make_node("ArgMax", ["heat_flat"], ["peak"], axis=2, keepdims=0),
+             helper.make_node("Cast", ["peak"], ["light_openpose/stage_1/ArgMax"], to=FLOAT,
+                              name="light_openpose/stage_1/ArgMax")]
+    inits = [_const("W", _weights(0, [14, 3, 1, 1], 1.0)), _const("B", np.zeros(14, np.float32)),
+             _const("flat", np.array([1, 14, 92 * 92], np.int64))]
+    return _model("openpose", nodes, [("input001", [1, 368, 368, 3])], [("light_openpose/stage_1/ArgMax", [1, 14])],
+                  inits)
