@@ -829,4 +829,25 @@ SAMPLES: Tuple[Sample, ...] = (
            notes=BODY_POSE_NOTE + " run_video.py without --is_presenter_server: cv2.VideoCapture of data/yoga.mp4 "
                  "(ours: rocket.jpg panned, 10 frames of 1280x720, OpenCV's mp4v) -> one execute per frame -> an mp4 in "
                  "../output."),
+    Sample("head_pose_picture", "python/contrib/head_pose_picture", "python3 main.py", cwd="src", acllite=True,
+           needs=("cv2",),
+           models=(Model("model/yolo_model.om",
+                         lambda: models.heads("input_1", [1, 416, 416, 3], [("conv2d_59/BiasAdd", 32, 18),
+                                              ("conv2d_67/BiasAdd", 16, 18), ("conv2d_75/BiasAdd", 8, 18)],
+                                              layout="NHWC", objectness=(4, 10, 16)),
+                         "atc --framework=3 --model=model/yolo_model.pb --input_shape=\"input_1:1,416,416,3\" "
+                         "--input_format=NHWC --output=model/yolo_model --output_type=FP32 --soc_version=Ascend310",
+                         cwd="."),
+                   Model("model/WHENet_b2_a1_modified.om",
+                         lambda: models.multi_classifier("input_1", [1, 224, 224, 3], [("yaw_new/BiasAdd", 120),
+                                                         ("pitch_new/BiasAdd", 66), ("roll_new/BiasAdd", 66)]),
+                         "atc --framework=3 --model=model/WHENet_b2_a1_modified.pb --input_shape=\"input_1:1,224,224,3\" "
+                         "--input_format=NHWC --output=model/WHENet_b2_a1_modified --output_type=FP32 "
+                         "--soc_version=Ascend310", cwd=".")),
+           files=(File("data/test.jpg", data.photo("chelsea.png")),),
+           check=checks.files_written("output/test_output.jpg"),
+           notes="Two TF models. Keras YOLOv3 (1 class, 9 anchors): input_1 NHWC [1,416,416,3] in [0, 1] -> heads "
+                 "[1,13|26|52,...,18] NHWC; WHENet: input_1 NHWC [1,224,224,3] -> yaw [1,120], pitch [1,66], roll "
+                 "[1,66] bins. Output names are not published (the code reads outputs by index). The substitute YOLO's "
+                 "objectness is low: no head is found, so WHENet is loaded but never executed."),
 )

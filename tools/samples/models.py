@@ -326,3 +326,18 @@ def openpose_argmax() -> onnx.ModelProto:
              _const("flat", np.array([1, 14, 92 * 92], np.int64))]
     return _model("openpose", nodes, [("input001", [1, 368, 368, 3])], [("light_openpose/stage_1/ArgMax", [1, 14])],
                   inits)
+
+
+def multi_classifier(input_name: str, shape: List[int], outputs: List[Tuple[str, int]], layout: str = "NHWC",
+                     seed: int = 0) -> onnx.ModelProto:
+    """Global-average-pool + one fixed linear layer per output: several [1, n] logit vectors from one picture
+    (WHENet's yaw / pitch / roll bins)."""
+    nodes: list = []
+    x = _to_nchw(input_name, layout, nodes)
+    channels = shape[1] if layout == "NCHW" else shape[3]
+    nodes += [helper.make_node("GlobalAveragePool", [x], ["gap"]), helper.make_node("Flatten", ["gap"], ["feat"])]
+    inits = []
+    for i, (name, n) in enumerate(outputs):
+        nodes.append(helper.make_node("Gemm", ["feat", f"W{i}", f"B{i}"], [name], name=name))
+        inits += [_const(f"W{i}", _weights(seed + 2 * i, [channels, n], 0.01)), _const(f"B{i}", _weights(seed + 2 * i + 1, [n]))]
+    return _model("multi_classifier", nodes, [(input_name, shape)], [(name, [1, n]) for name, n in outputs], inits)
