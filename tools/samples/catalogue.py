@@ -850,4 +850,15 @@ SAMPLES: Tuple[Sample, ...] = (
                  "[1,13|26|52,...,18] NHWC; WHENet: input_1 NHWC [1,224,224,3] -> yaw [1,120], pitch [1,66], roll "
                  "[1,66] bins. Output names are not published (the code reads outputs by index). The substitute YOLO's "
                  "objectness is low: no head is found, so WHENet is loaded but never executed."),
+    Sample("3Dgesture_recognition", "python/contrib/3Dgesture_recognition", "python3.6 3Dgesture_recognition.py ../data/",
+           cwd="src", acllite=True,
+           models=(Model("model/3d_gesture_recognition.om",
+                         lambda: models.clip_classifier("X", [1, 16, 112, 112, 3], "output", 10),
+                         "atc --model=3d_gesture_recognition.pb --framework=3 --output=3d_gesture_recognition "
+                         "--soc_version=Ascend310 --input_shape=\"X:1,16,112,112,3\" --input_format=NDHWC"),),
+           files=(File("data/test_float32_actiontype7.bin", data.clip_bin("chelsea.png", (112, 112), 16)),),
+           expect=("process  end",), check=checks.files_written("out/test_float32_actiontype7.txt"),
+           notes="TF 3D CNN: X NDHWC [1,16,112,112,3] fp32 (16 frames) -> [1,10] action scores. The README downloads "
+                 "a .bin made by its video2bin script (16 x 112 x 112 x 3 float32): ours is chelsea.png panned, in "
+                 "[0, 1] (video2bin's scaling is not published)."),
 )

@@ -143,3 +143,18 @@ def mp4(name: str, size, frames: int) -> Maker:
             writer.write(np.ascontiguousarray(big[:, 2 * i:2 * i + w]))
         writer.release()
     return make
+
+
+def clip_bin(name: str, size, frames: int) -> Maker:
+    """A shipped photo, panned, as ``frames`` RGB frames of (w, h) in float32 [0, 1], raw (the 3D gesture sample's
+    video2bin output: frames x h x w x 3 float32)."""
+    def make(path: str) -> None:
+        import numpy as np
+        from acl_teach.toolchain import assets
+        _parent(path)
+        w, h = size
+        with Image.open(assets.image(name)) as img:
+            big = np.asarray(img.convert("RGB").resize((w + 2 * frames, h), Image.BICUBIC), np.float32) / 255.0
+        clip = np.stack([big[:, 2 * i:2 * i + w] for i in range(frames)])
+        clip.astype(np.float32).tofile(path)
+    return make

@@ -341,3 +341,11 @@ def multi_classifier(input_name: str, shape: List[int], outputs: List[Tuple[str,
         nodes.append(helper.make_node("Gemm", ["feat", f"W{i}", f"B{i}"], [name], name=name))
         inits += [_const(f"W{i}", _weights(seed + 2 * i, [channels, n], 0.01)), _const(f"B{i}", _weights(seed + 2 * i + 1, [n]))]
     return _model("multi_classifier", nodes, [(input_name, shape)], [(name, [1, n]) for name, n in outputs], inits)
+
+
+def clip_classifier(input_name: str, shape: List[int], output_name: str, classes: int, seed: int = 0) -> onnx.ModelProto:
+    """A video-clip classifier (C3D-like, NDHWC [1, D, H, W, C]): the clip's mean colour through a fixed linear layer."""
+    nodes = [helper.make_node("ReduceMean", [input_name], ["mean"], axes=[1, 2, 3], keepdims=0),
+             helper.make_node("Gemm", ["mean", "W", "B"], [output_name], name=output_name)]
+    inits = [_const("W", _weights(seed, [shape[4], classes], 1.0)), _const("B", _weights(seed + 1, [classes]))]
+    return _model("clip_classifier", nodes, [(input_name, shape)], [(output_name, [1, classes])], inits)
