@@ -617,20 +617,23 @@ SAMPLES: Tuple[Sample, ...] = (
            notes="TF DeepLabv3+: ImageTensor uint8 NHWC [1,513,513,3] in (the code sends BGR as int8: same bytes), "
                  "SemanticPredictions [1,513,513] out (int64 in TF, FP32 by --output_type). Substitute: class 15 "
                  "(person) where the pixel is bright."),
-    Sample("animeGAN_picture", f"{L2}/6_other/animeGAN_picture", "python3.6 AnimeGAN.py ../data/ 256", cwd="src",
-           acllite=True, needs=("cv2",),
-           models=(Model("model/AnimeGANv2_256.om",
-                         lambda: models.image_to_image("test", [1, 256, 256, 3], "generator/G_MODEL/out_layer/Tanh",
-                                                       [1, 256, 256, 3]),
-                         "atc --model=\"./AnimeGAN_256_256.pb\" --output_type=FP32 --input_shape=\"test:1,256,256,3\" "
-                         "--input_format=NHWC --output=\"AnimeGANv2_256\" --soc_version=Ascend310 --framework=3 "
-                         "--precision_mode=allow_fp32_to_fp16 --insert_op_conf=aipp_256_256.cfg"),),
-           files=(File("model/aipp_256_256.cfg", data.text_file(_nv12_cfg(256, 256, mean=127.5, reci=0.0078431))),
-                  File("data/test.jpg", data.photo("chelsea.png"))),
-           check=checks.files_written("out/test.jpg"),
-           notes="TF AnimeGANv2, NHWC test [1,256,256,3] with static AIPP (aipp_256_256.cfg downloaded, unpublished: "
-                 "ours YUV420SP_U8 256x256 -> RGB in [-1, 1]) -> [1,256,256,3] in [-1, 1]; acllite JPEGD -> "
-                 "crop_and_paste_get_roi to 256x256. The 512 and 1024 variants differ only by size."),
+    *(Sample("animeGAN_picture" + ("" if size == 256 else f"+{size}"), f"{L2}/6_other/animeGAN_picture",
+             f"python3.6 AnimeGAN.py ../data/ {size}", cwd="src", acllite=True, needs=("cv2",),
+             models=(Model(f"model/AnimeGANv2_{size}.om",
+                           lambda size=size: models.image_to_image("test", [1, size, size, 3],
+                                                                   "generator/G_MODEL/out_layer/Tanh", [1, size, size, 3]),
+                           f"atc --model=\"./AnimeGAN_{size}_{size}.pb\" --output_type=FP32 "
+                           f"--input_shape=\"test:1,{size},{size},3\" --input_format=NHWC --output=\"AnimeGANv2_{size}\" "
+                           f"--soc_version=Ascend310 --framework=3 --precision_mode=allow_fp32_to_fp16 "
+                           f"--insert_op_conf=aipp_{size}_{size}.cfg"),),
+             files=(File(f"model/aipp_{size}_{size}.cfg", data.text_file(_nv12_cfg(size, size, mean=127.5,
+                                                                                    reci=0.0078431))),
+                    File("data/test.jpg", data.photo("chelsea.png"))),
+             check=checks.files_written("out/test.jpg"),
+             notes=f"TF AnimeGANv2, NHWC test [1,{size},{size},3] with static AIPP (aipp_{size}_{size}.cfg downloaded, "
+                   "unpublished: ours YUV420SP_U8 -> RGB in [-1, 1]) -> the same shape in [-1, 1]; acllite JPEGD -> "
+                   "crop_and_paste_get_roi. The README's three sizes differ only by the model.")
+      for size in (256, 512, 1024)),
     Sample("YOLOV3_plane_detection", "python/contrib/YOLOV3_plane_detection", "python3.6 object_detect.py ../data",
            cwd="src", acllite=True, needs=("cv2",),
            models=(Model("model/yolov3.om", models.yolov3_caffe,
@@ -861,4 +864,16 @@ SAMPLES: Tuple[Sample, ...] = (
            notes="TF 3D CNN: X NDHWC [1,16,112,112,3] fp32 (16 frames) -> [1,10] action scores. The README downloads "
                  "a .bin made by its video2bin script (16 x 112 x 112 x 3 float32): ours is chelsea.png panned, in "
                  "[0, 1] (video2bin's scaling is not published)."),
+    Sample("ssd_mobilenetv2_picture", f"{L2}/n_e2e/ssd_mobilenetv2_picture", "python3 main.py", cwd="src",
+           acllite=True, needs=("cv2", "easydict"),
+           models=(Model("model/ssd_500.om", lambda: models.ssd_boxes("x", [1, 3, 320, 320], 2034, 81),
+                         "atc --input_format=NCHW --framework=1 --model=\"ssd_500.air\" --output=\"ssd_500\" "
+                         "--soc_version=Ascend310"),),
+           files=(File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683))),),
+           check=checks.files_written("out/outputdog1_1024_683.jpg"),
+           notes="MindSpore SSD-MobileNetV2 (AIR; the README gives no download, only the atc command): x [1,3,320,320] "
+                 "-> boxes [1,2034,4] + scores [1,2034,81] (config.py's num_ssd_boxes and num_classes; the code runs "
+                 "its own NMS). The code sends its normalised picture as float64 (2457600 bytes for a 1228800-byte "
+                 "fp32 input): acllite warns, the model reads the first half, as on a board. Needs easydict "
+                 "(config.py), which the README does not list."),
 )

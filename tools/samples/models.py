@@ -349,3 +349,21 @@ def clip_classifier(input_name: str, shape: List[int], output_name: str, classes
              helper.make_node("Gemm", ["mean", "W", "B"], [output_name], name=output_name)]
     inits = [_const("W", _weights(seed, [shape[4], classes], 1.0)), _const("B", _weights(seed + 1, [classes]))]
     return _model("clip_classifier", nodes, [(input_name, shape)], [(output_name, [1, classes])], inits)
+
+
+def ssd_boxes(input_name: str, shape: List[int], boxes: int, classes: int, seed: int = 0) -> onnx.ModelProto:
+    """An SSD without its NMS (MindSpore SSD-MobileNetV2): [1, boxes, 4] box corners in [0, 1] and [1, boxes, classes]
+    scores. The substitute's boxes are fixed, its scores low (below the samples' 0.6 threshold) and a function of
+    the picture's mean, so nothing is drawn."""
+    rng = np.random.default_rng(seed)
+    corners = np.sort(rng.random((1, boxes, 2, 2)), axis=2).reshape(1, boxes, 4).astype(np.float32)
+    nodes = [helper.make_node("ReduceMean", [input_name], ["level"], keepdims=0),
+             helper.make_node("Mul", ["level", "zero"], ["none"]),
+             helper.make_node("Add", ["corners", "none"], ["boxes"], name="boxes"),
+             helper.make_node("Mul", ["level", "small"], ["shift"]),
+             helper.make_node("Add", ["score_bias", "shift"], ["score_logits"]),
+             helper.make_node("Sigmoid", ["score_logits"], ["scores"], name="scores")]
+    inits = [_const("zero", np.float32(0.0)), _const("small", np.float32(0.01)), _const("corners", corners),
+             _const("score_bias", (rng.standard_normal((1, boxes, classes)) - 4.0).astype(np.float32))]
+    return _model("ssd_boxes", nodes, [(input_name, shape)], [("boxes", [1, boxes, 4]), ("scores", [1, boxes, classes])],
+                  inits)
