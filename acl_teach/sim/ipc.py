@@ -18,12 +18,13 @@ from __future__ import annotations
 import bisect
 import itertools
 import os
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Tuple
 
 from ._args import INIT, binding
 from .memory import ALIGN, Region, space
 from .notify import Notify, _lookup as _notify_lookup
 from .state import fail, require_init, state
+from .vmm import _pids  # the binding's one pid-list check, shared with the shareable handles
 
 __all__ = ["ipc_mem_get_export_key", "ipc_mem_set_import_pid", "ipc_mem_import_by_key", "ipc_mem_close",
            "notify_get_export_key", "notify_set_import_pid", "notify_import_by_key"]
@@ -43,18 +44,6 @@ def _table() -> Dict[str, Any]:
 def _key_len(length: int) -> None:
     if length >= MAX_KEY_LEN:
         raise ValueError("key len should be less than 1024")
-
-
-def _pids(value: Any) -> List[int]:
-    """The binding's list check and GetValuesFromPyList(int32), with its ValueError texts."""
-    if not isinstance(value, list):
-        raise ValueError("argument 2 only support the format of list")
-    out = []
-    for item in value:
-        if not isinstance(item, int) or not -(1 << 31) <= item < (1 << 31):
-            raise ValueError("get values from PyList failed")
-        out.append(int(item))
-    return out
 
 
 def _new_key(api: str, kind: str, length: int) -> Tuple[str, int]:
