@@ -175,7 +175,7 @@ check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(dataset))
 # ACL_ERROR_REPEAT_INITIALIZE** under both rules. It is not fatal — the process is still initialised — and it is
 # what you get when you re-run the first cells of a notebook. The code's digits carry meaning ([aclError classes](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html)):
 # the first digit is the class — **1**xxxxx your call or environment (a parameter, the order of calls),
-# **2**xxxxx resources (memory, device, an unsupported feature), **3**xxxxx business limits, **5**xxxxx
+# **2**xxxxx resources (memory, device, an unsupported feature), **3**xxxxx a service failed (a queue full or empty, for example), **5**xxxxx
 # internal errors (collect the logs); the next digits name the component — 100xxx/148xxx AscendCL itself,
 # 107xxx/207xxx/507xxx the runtime, 145xxx/245xxx/545xxx the graph engine that loads and runs models.
 
@@ -184,7 +184,7 @@ check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(dataset))
 # 在同一进程中、中间没有 finalize 时第二次调用 `acl.init()`，两种规则下都返回 **100002 ACL_ERROR_REPEAT_INITIALIZE**。这不是致命错误——
 # 进程仍处于已初始化状态——重新运行 notebook 开头几个单元格时就会遇到它。错误码的各位数字有含义（[aclError 错误码分类](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html)）：
 # 第一位是类别——**1**xxxxx 表示调用方或环境的问题（参数、调用顺序），**2**xxxxx 表示资源问题（内存、设备、不支持的特性），
-# **3**xxxxx 表示业务限制，**5**xxxxx 表示内部错误（需收集日志）；接下来几位表示组件——100xxx/148xxx 是 AscendCL 本身，
+# **3**xxxxx 表示业务功能异常（例如队列满、队列空），**5**xxxxx 表示内部错误（需收集日志）；接下来几位表示组件——100xxx/148xxx 是 AscendCL 本身，
 # 107xxx/207xxx/507xxx 是运行时（Runtime），145xxx/245xxx/545xxx 是负责加载和运行模型的图引擎（GE）。
 
 # %%

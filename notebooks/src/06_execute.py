@@ -121,7 +121,7 @@ check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(one_too_few))
 # %% [markdown] tags=["lang:en"]
 # ## Reading any code
 # A code's first digit is its class ([aclError classes](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html)): 1xxxxx your call or environment — fix the
-# code; 2xxxxx resources — memory, device, an unsupported feature; 3xxxxx business limits; 5xxxxx internal —
+# code; 2xxxxx resources — memory, device, an unsupported feature; 3xxxxx a service failed (a queue full or empty, for example); 5xxxxx internal —
 # collect the logs (`$HOME/ascend/log`) and report. The next digits name the component: 100xxx AscendCL, 107xxx /
 # 207xxx / 507xxx the runtime, 145xxx / 245xxx / 545xxx the graph engine. `acl-teach explain CODE` and the widget
 # below give the meaning, usual cause and fix; type another code into it.
@@ -133,7 +133,7 @@ check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(one_too_few))
 # %% [markdown] tags=["lang:zh"]
 # ## 读懂任意错误码
 # 错误码的第一位是类别（[aclError 错误码分类](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html)）：1xxxxx 是调用方或环境的问题——改代码；2xxxxx 是资源问题——内存、设备、
-# 不支持的特性；3xxxxx 是业务限制；5xxxxx 是内部错误——收集日志（`$HOME/ascend/log`）并反馈。接下来几位表示组件：100xxx 是 AscendCL，
+# 不支持的特性；3xxxxx 是业务功能异常（例如队列满、队列空）；5xxxxx 是内部错误——收集日志（`$HOME/ascend/log`）并反馈。接下来几位表示组件：100xxx 是 AscendCL，
 # 107xxx / 207xxx / 507xxx 是运行时，145xxx / 245xxx / 545xxx 是图引擎。`acl-teach explain CODE` 和下面的控件给出错误码的含义、常见原因和
 # 解决方法；可以在控件里输入别的错误码试试。
 #
@@ -320,7 +320,7 @@ plots.step_times(took)
 # * `acl.mdl.execute(model_id, inputs, outputs)` 在输出写好之后返回；要检查它的 `ret`。
 # * 它要求每个输入、每个输出各有一个足够大的缓冲，按索引顺序排列，并且模型已加载；每种违规对应的确切错误码没有公开记载
 #   （模拟器的选择已标注）。
-# * 错误码第一位是类别（1 调用方，2 资源，3 业务限制，5 内部），接下来几位表示组件。`check_ret` 把悄无声息的失败变成能说明情况的异常。
+# * 错误码第一位是类别（1 调用方，2 资源，3 业务功能异常，5 内部），接下来几位表示组件。`check_ret` 把悄无声息的失败变成能说明情况的异常。
 # * 有多个输入时，按 `get_input_name_by_index` 给出的顺序添加缓冲。
 
 # %% [markdown] tags=["lang:en"]
