@@ -199,7 +199,7 @@ def page(api, lang):
     return EN_PAGES.get(api, API_PAGES[api]) if lang == "en" else API_PAGES[api]
 
 
-#: other official pages the reference and the seed documents give (guides, not API pages)
+#: other official pages the reference and the official guide give (guides, not API pages)
 GUIDE_PAGES = {
     # the aclError classes (C API page)
     "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html",
@@ -273,7 +273,7 @@ VALUE = {"acl.mdl.create_desc": int, "acl.mdl.create_dataset": int, "acl.create_
 NONE = {"acl.destroy_tensor_desc", "acl.op.destroy_attr"}
 SHAPED = RET | set(TUPLE) | ODD | set(VALUE) | NONE
 CALL = re.compile(r"\bacl\.(?:(?:rt|mdl|op|util)\.)?[a-z_0-9]+(?=\()")
-UNCONFIRMED_CODES = ("145003", "100013", "100017", "145013")
+UNCONFIRMED_CODES = ("145002", "145003", "100013", "100017", "145013")
 LABEL = {"en": "simulator:", "zh": "模拟器："}
 MARK = {"en": {"why": "**Why", "will": "**You will", "summary": "## Summary", "questions": "## Check your understanding",
                "next": "**Next →**"},
@@ -708,3 +708,45 @@ def test_notebook_02_loads_from_device_memory_on_a_board(monkeypatch, capsys):
     loads = seen[1:]
     assert len(loads) >= 3 and set(loads) == {"device memory"}, loads
     assert "load_from_mem" not in capsys.readouterr().err
+
+
+# -- review wording (issue 21): each fixed item stays fixed ------------------------------------------------------------
+def _learner_text():
+    """Every notebook prose cell of both editions, the READMEs and docs/: what a learner reads."""
+    texts = [(f"{n} ({lang})", t) for n in NAMES for lang in FOLDERS for t in _md(_read(n, lang))]
+    for path in [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "README_CN.md")] + \
+            sorted(glob.glob(os.path.join(ROOT, "docs", "*.md"))):
+        texts.append((os.path.relpath(path, ROOT), open(path, encoding="utf-8").read()))
+    return texts
+
+
+def test_3xxxxx_codes_are_described_as_the_aclerror_rule_says():
+    """aclError rule 3: 业务功能异常 (a queue full or empty), not a 'business limit'."""
+    from acl_teach.spec import errors
+    bad = [where for where, t in _learner_text() if re.search(r"business limit|业务限制|业务上限", t)]
+    assert not bad, f"3xxxxx is 'a service failed (a queue full or empty)': {bad}"
+    assert "queue" in str(errors.__dict__.get("CLASSES", "")) or \
+        "business limit" not in open(errors.__file__, encoding="utf-8").read()
+
+
+def test_no_seed_documents_in_what_a_learner_reads():
+    bad = [where for where, t in _learner_text() if re.search(r"seed doc|种子文档", t, re.I)]
+    assert not bad, f"a learner has no seed documents: {bad}"
+
+
+def test_set_env_is_one_line_to_copy():
+    """The copy-paste trap of notebook 00: the set_env.sh path split over two lines (or with a space)."""
+    bad = [where for where, t in _learner_text()
+           if re.search(r"/usr/local/Ascend/\s+ascend-toolkit|ascend-toolkit/\s+set_env", t)]
+    assert not bad, bad
+    for lang in FOLDERS:
+        assert ". /usr/local/Ascend/ascend-toolkit/set_env.sh" in "\n".join(_md(_read("00_welcome", lang)))
+
+
+def test_get_cur_output_dims_is_described_one_way():
+    """Where 03 and 07 introduce get_cur_output_dims: the dims of the gear currently set (after an execute, this result's)."""
+    want = {"en": "gear currently set", "zh": "当前所设档位"}
+    for name in ("03_model_desc", "07_results_top5"):
+        for lang in FOLDERS:
+            cells = [t for t in _md(_read(name, lang)) if f"[`acl.mdl.get_cur_output_dims`]({page('acl.mdl.get_cur_output_dims', lang)})" in t]
+            assert cells and all(want[lang] in re.sub(r"\s+", " ", t) for t in cells), f"{name} ({lang})"

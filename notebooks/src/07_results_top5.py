@@ -49,8 +49,8 @@ _ = at.execute(model, inputs, outputs)
 # ## Raw pyACL: device → host, then bytes → numpy
 # The sample's sequence: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) for a host buffer of the output's size,
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) with kind 2 (`ACL_MEMCPY_DEVICE_TO_HOST`),
-# [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) for the shape of *this* result (for a dynamic
-# model, the gear just run), then [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) — a copy — and
+# [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) for the output dims of the gear currently set —
+# read after the execute, the shape of *this* result (for a static model, those of `get_output_dims`) — then [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) — a copy — and
 # `np.frombuffer(...).reshape(dims)`. Versions without `ptr_to_bytes` use
 # [`acl.util.ptr_to_numpy`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0054.html)`(ptr, shape, 11)` (11 = NPY_FLOAT32), a *view* of the
 # host memory: copy it before [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md). Last, the top-5: `argsort` is ascending, so
@@ -60,8 +60,8 @@ _ = at.execute(model, inputs, outputs)
 # %% [markdown] tags=["lang:zh"]
 # ## 原始 pyACL：Device → Host，再由字节到 numpy
 # 样例的顺序：用 [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) 申请与输出同样大小的 Host 缓冲，用 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 以
-# kind 2（`ACL_MEMCPY_DEVICE_TO_HOST`）复制，用 [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) 查询*这一次*结果的形状
-# （动态模型则是刚运行的档位），再用 [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)（会复制一份）和 `np.frombuffer(...).reshape(dims)`。
+# kind 2（`ACL_MEMCPY_DEVICE_TO_HOST`）复制，用 [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) 查询*当前所设档位*的输出维度
+# ——在推理之后读取，就是*这一次*结果的形状（静态模型与 `get_output_dims` 相同）——再用 [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)（会复制一份）和 `np.frombuffer(...).reshape(dims)`。
 # 没有 `ptr_to_bytes` 的版本使用 [`acl.util.ptr_to_numpy`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0054.html)`(ptr, shape, 11)`（11 = NPY_FLOAT32），它是 Host
 # 内存的*视图*：在 [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md) 之前先复制一份。最后是 top-5：`argsort` 是升序，所以样例取 `[-1:-6:-1]`。默认模型
 # 最后是 softmax，所以这些是概率；下载的 ONNX ResNet-50 输出 logits，快速入门样例先做 softmax 再取概率。
