@@ -750,3 +750,35 @@ def test_get_cur_output_dims_is_described_one_way():
         for lang in FOLDERS:
             cells = [t for t in _md(_read(name, lang)) if f"[`acl.mdl.get_cur_output_dims`]({page('acl.mdl.get_cur_output_dims', lang)})" in t]
             assert cells and all(want[lang] in re.sub(r"\s+", " ", t) for t in cells), f"{name} ({lang})"
+
+
+def test_readme_sample_counts_match_the_catalogue():
+    """README, README_CN and docs/samples.md give the same number of official programs as tools/samples/catalogue.py."""
+    import importlib
+    import sys
+    sys.path.insert(0, os.path.join(ROOT, "tools", "samples"))
+    before = set(sys.modules)
+    try:
+        catalogue = importlib.import_module("catalogue")
+    finally:
+        sys.path.pop(0)
+        for name in set(sys.modules) - before:  # the catalogue's sibling modules are no one else's
+            del sys.modules[name]
+    n = len(catalogue.SAMPLES)
+    readme = open(os.path.join(ROOT, "README.md"), encoding="utf-8").read()
+    readme_cn = open(os.path.join(ROOT, "README_CN.md"), encoding="utf-8").read()
+    samples = open(os.path.join(ROOT, "docs", "samples.md"), encoding="utf-8").read()
+    assert re.search(rf"runs the {n} official\s+programs", readme), f"README: the catalogue has {n} programs"
+    assert f"{n} 个官方程序" in readme_cn, f"README_CN: the catalogue has {n} programs"
+    assert f"all {n} entries" in samples, f"docs/samples.md: the catalogue has {n} entries"
+
+
+def test_the_late_free_fix_talks_about_free_not_memcpy():
+    """Notebook 08's late free (after reset_device reclaimed it): its Fix says how to free, not how to memcpy."""
+    for lang in FOLDERS:
+        text = "".join(o.get("text", "") for c in _read("08_release_and_leaks", lang).cells if c.cell_type == "code"
+                       for o in c.get("outputs", []))
+        late = [line for line in text.splitlines() if "acl.rt.free returned 107000" in line and "reset_device" in line]
+        assert late, f"08 ({lang}) shows the late free's 107000"
+        assert all("Fix: free each allocation once" in line and "memcpy" not in line and "dst_max" not in line
+                   for line in late), late
