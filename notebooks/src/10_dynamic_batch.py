@@ -57,7 +57,7 @@ print(d.table())
 # ## Reading the gears, choosing one per execute
 # [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html) returns `({'batchCount': n, 'batch': [...]}, ret)`.
 # [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html) shows the `-1`, and
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) the largest gear's bytes. The gear goes in through
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) the largest gear's bytes. The gear goes in through
 # [`acl.mdl.set_dynamic_batch_size`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0151.html)`(model_id, dataset, index, batch)`, where
 # `index` is the hidden input's, found with [`acl.mdl.get_input_index_by_name`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0210.html);
 # the dataset must already hold a buffer for it. Then [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html), and
@@ -67,7 +67,7 @@ print(d.table())
 # %% [markdown] tags=["lang:zh"]
 # ## 读取档位，每次推理前选择一个
 # [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html) 返回 `({'batchCount': n, 'batch': [...]}, ret)`。
-# [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html) 显示那个 `-1`，[`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 给出最大档位的字节数。
+# [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html) 显示那个 `-1`，[`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) 给出最大档位的字节数。
 # 档位通过 [`acl.mdl.set_dynamic_batch_size`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0151.html)`(model_id, dataset, index, batch)` 设置，其中 `index` 是隐藏输入的
 # 索引，用 [`acl.mdl.get_input_index_by_name`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0210.html) 查得；数据集中必须已经有它的缓冲。然后调用
 # [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)，再用 [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) 得到*该档位*的输出形状。输入缓冲
@@ -160,7 +160,7 @@ _ = at.unload_model(model, d)
 # [`acl.mdl.get_dynamic_hw`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0213.html)`(desc, -1)` lists them as `{'hwCount', 'hw'}`; the input
 # dims read `[1, 3, -1, -1]`; the input size is the 64 × 48 gear's; and again there is an
 # `ascend_mbatch_shape_data` input. [`acl.mdl.set_dynamic_hw_size`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0152.html)`(model_id,
-# dataset, index, height, width)` picks the gear before each execute. The raw calls: [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
+# dataset, index, height, width)` picks the gear before each execute. The raw calls: [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md)
 # through `at.query_desc`, then [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) of each picture with
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html).
 
@@ -170,7 +170,7 @@ _ = at.unload_model(model, d)
 # `--input_shape=image:1,3,-1,-1 --dynamic_image_size=32,32;64,48` 转换：两个档位，32 × 32 和 64 × 48。
 # [`acl.mdl.get_dynamic_hw`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0213.html)`(desc, -1)` 以 `{'hwCount', 'hw'}` 列出它们；输入维度为 `[1, 3, -1, -1]`；输入大小按 64 × 48
 # 档位计算；同样多出一个 `ascend_mbatch_shape_data` 输入。[`acl.mdl.set_dynamic_hw_size`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0152.html)`(model_id, dataset,
-# index, height, width)` 在每次推理前选择档位。原始调用：通过 `at.query_desc` 完成 [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)，然后用
+# index, height, width)` 在每次推理前选择档位。原始调用：通过 `at.query_desc` 完成 [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md)，然后用
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html) 和 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 复制每张图片。
 
 # %%
