@@ -190,6 +190,15 @@ def _nv12_cfg(w: int, h: int, crop=None, mean: float = 127, reci: float = 0.0078
     return "aipp_op {\n" + "".join(f"    {line}\n" for line in lines) + "}\n"
 
 
+DEEPLAB_PP = f"{L2}/3_segmentation/deeplabv3_postprocess_optimization"
+DEEPLAB_PP_NOTE = ("MindSpore DeepLabv3 (quantised AIR; names not in the README, the code reads output 0 as [1,21,H,W] "
+                   "and thresholds each class map at 0.5): substitute x [1,3,513,513] -> output [1,21,513,513] in "
+                   "[0, 1]. acllite JPEGD -> VPC resize to 513x513 NV12, strides 528x514 (407088 bytes): the odd "
+                   "size is documented as not allowed; the simulator goes on with a warning (expected here). "
+                   "aipp.cfg is downloaded and unpublished: ours takes that 528x514 buffer and crops its 513x513 "
+                   "picture.")
+
+
 RESNET_ONNX_ATC = ("atc --model=resnet50.onnx --framework=5 --output=resnet50 "
                    "--input_shape=\"actual_input_1:1,3,224,224\"  --soc_version=Ascend310")
 RESNET_AIPP_CFG = RESNET_HW_CFG.replace("input_format : RGB888_U8\n",
@@ -617,6 +626,20 @@ SAMPLES: Tuple[Sample, ...] = (
            notes="TF DeepLabv3+: ImageTensor uint8 NHWC [1,513,513,3] in (the code sends BGR as int8: same bytes), "
                  "SemanticPredictions [1,513,513] out (int64 in TF, FP32 by --output_type). Substitute: class 15 "
                  "(person) where the pixel is bright."),
+    *(Sample("deeplabv3_postprocess_optimization" + ("" if script == "deeplab_dvpp_aipp_quant.py" else "+multi"),
+             DEEPLAB_PP, f"python3.6 {script}", cwd="src", acllite=True, needs=("cv2",),
+             models=(Model("model/deeplab_quant.om",
+                           lambda: models.maps("x", [1, 3, 513, 513], [("output", [1, 21, 513, 513])], layout="NCHW",
+                                               act="Sigmoid"),
+                           "atc --output=./deeplab_quant --soc_version=Ascend310 --framework=1 "
+                           "--model=./deeplabv3_quant.air --insert_op_conf=./aipp.cfg"),),
+             files=(File("model/aipp.cfg", data.text_file(_nv12_cfg(528, 514, crop=(0, 0, 513, 513), mean=0,
+                                                                     reci=1.0))),
+                    File("data/test.jpg", data.photo("chelsea.png"))),
+             expect=(r"warning: acl\.media\.dvpp_vpc_resize_async: output 513x513", *expect),
+             check=checks.files_written("out/test.jpg"),
+             notes=DEEPLAB_PP_NOTE)
+      for script, expect in (("deeplab_dvpp_aipp_quant.py", ()), ("deeplab_multi.py", ("Execute end",)))),
     *(Sample("animeGAN_picture" + ("" if size == 256 else f"+{size}"), f"{L2}/6_other/animeGAN_picture",
              f"python3.6 AnimeGAN.py ../data/ {size}", cwd="src", acllite=True, needs=("cv2",),
              models=(Model(f"model/AnimeGANv2_{size}.om",
