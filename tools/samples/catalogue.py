@@ -193,10 +193,11 @@ def _nv12_cfg(w: int, h: int, crop=None, mean: float = 127, reci: float = 0.0078
 DEEPLAB_PP = f"{L2}/3_segmentation/deeplabv3_postprocess_optimization"
 DEEPLAB_PP_NOTE = ("MindSpore DeepLabv3 (quantised AIR; names not in the README, the code reads output 0 as [1,21,H,W] "
                    "and thresholds each class map at 0.5): substitute x [1,3,513,513] -> output [1,21,513,513] in "
-                   "[0, 1]. acllite JPEGD -> VPC resize to 513x513 NV12, strides 528x514 (407088 bytes): the odd "
-                   "size is documented as not allowed; the simulator goes on with a warning (expected here). "
-                   "aipp.cfg is downloaded and unpublished: ours takes that 528x514 buffer and crops its 513x513 "
-                   "picture.")
+                   "[0, 1], class 15 (person) where bright; no class 2, whose colour 287 makes the sample's "
+                   "cv2.merge fail under NumPy 1.x. acllite JPEGD -> VPC resize to 513x513 NV12, strides 528x514 "
+                   "(407088 bytes): the odd size is documented as not allowed; the simulator goes on with a warning "
+                   "(expected here). aipp.cfg is downloaded and unpublished: ours takes that 528x514 buffer and "
+                   "crops its 513x513 picture.")
 
 
 RESNET_ONNX_ATC = ("atc --model=resnet50.onnx --framework=5 --output=resnet50 "
@@ -628,9 +629,7 @@ SAMPLES: Tuple[Sample, ...] = (
                  "(person) where the pixel is bright."),
     *(Sample("deeplabv3_postprocess_optimization" + ("" if script == "deeplab_dvpp_aipp_quant.py" else "+multi"),
              DEEPLAB_PP, f"python3.6 {script}", cwd="src", acllite=True, needs=("cv2",),
-             models=(Model("model/deeplab_quant.om",
-                           lambda: models.maps("x", [1, 3, 513, 513], [("output", [1, 21, 513, 513])], layout="NCHW",
-                                               act="Sigmoid"),
+             models=(Model("model/deeplab_quant.om", models.deeplabv3_ms,
                            "atc --output=./deeplab_quant --soc_version=Ascend310 --framework=1 "
                            "--model=./deeplabv3_quant.air --insert_op_conf=./aipp.cfg"),),
              files=(File("model/aipp.cfg", data.text_file(_nv12_cfg(528, 514, crop=(0, 0, 513, 513), mean=0,

@@ -258,6 +258,21 @@ def deeplabv3_tf() -> onnx.ModelProto:
     return model
 
 
+def deeplabv3_ms(size: int = 513, person: int = 15) -> onnx.ModelProto:
+    """MindSpore DeepLabv3 as deeplabv3_postprocess_optimization reads it: x [1,3,H,W] -> output [1,21,H,W] class maps
+    in [0, 1]. Substitute: only class ``person`` is on, where the pixel is bright (the sample's draw_label multiplies
+    uint8 masks by its colour table, whose 287 for class 2 breaks cv2.merge under NumPy 1.x, so no class 2)."""
+    onehot = np.zeros((1, 21, 1, 1), np.float32)
+    onehot[0, person] = 1.0
+    nodes = [helper.make_node("ReduceMean", ["x"], ["grey"], axes=[1], keepdims=1),
+             helper.make_node("Sub", ["grey", "mid"], ["centred"]),
+             helper.make_node("Mul", ["centred", "gain"], ["logit"]),
+             helper.make_node("Sigmoid", ["logit"], ["bright"]),
+             helper.make_node("Mul", ["bright", "onehot"], ["output"], name="output")]
+    inits = [_const("mid", np.float32(127.0)), _const("gain", np.float32(0.05)), _const("onehot", onehot)]
+    return _model("deeplabv3_ms", nodes, [("x", [1, 3, size, size])], [("output", [1, 21, size, size])], inits)
+
+
 def maps(input_name: str, shape: List[int], outputs: List[Tuple[str, List[int]]], layout: str = "NHWC",
          act: str = "Tanh", seed: int = 0) -> onnx.ModelProto:
     """Image-to-map networks (GANs, enhancement, segmentation, edge or density maps): per output a fixed 1x1 channel
