@@ -95,6 +95,9 @@ API_PAGES = {
     "acl.create_tensor_desc": _CE.format("81RC1alpha001") + "aclpythondevg_01_0013.html",
     "acl.op.execute_v2": _Z800 + "aclpythondevg_01_0776.html",
     "acl.op.cast": _CE.format("80RC3alpha001") + "aclpythondevg_01_0779.html",
+    "acl.mdl.set_input_dynamic_dims": _E800 + "aclpythondevg_01_0168.html",
+    "acl.mdl.set_input_aipp": "https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/"
+                              "aclpythondevg/aclpythondevg_01_0155.html",
 }
 #: other official pages the reference and the seed documents give (guides, not API pages)
 GUIDE_PAGES = {
@@ -132,14 +135,17 @@ RET = {"acl.init", "acl.finalize", "acl.rt.set_device", "acl.rt.reset_device", "
        "acl.mdl.get_desc", "acl.mdl.destroy_desc", "acl.mdl.destroy_dataset", "acl.destroy_data_buffer",
        "acl.update_data_buffer", "acl.mdl.execute", "acl.mdl.execute_async", "acl.mdl.set_dynamic_batch_size",
        "acl.mdl.set_dynamic_hw_size", "acl.op.set_model_dir", "acl.op.set_attr_int", "acl.op.execute_v2",
-       "acl.op.cast"}
+       "acl.op.cast", "acl.mdl.set_input_dynamic_dims", "acl.mdl.set_input_aipp", "acl.mdl.destroy_aipp",
+       "acl.mdl.set_aipp_input_format", "acl.mdl.set_aipp_src_image_size", "acl.mdl.set_aipp_crop_params",
+       "acl.mdl.set_aipp_csc_params", "acl.mdl.set_aipp_dtc_pixel_mean", "acl.mdl.set_aipp_pixel_var_reci"}
 TUPLE = {"acl.rt.get_run_mode": 2, "acl.rt.create_context": 2, "acl.rt.get_context": 2, "acl.rt.create_stream": 2,
          "acl.rt.malloc": 2, "acl.rt.malloc_host": 2, "acl.rt.get_mem_info": 3, "acl.util.start_thread": 2,
          "acl.mdl.load_from_file": 2, "acl.mdl.load_from_mem": 2, "acl.mdl.load_from_file_with_mem": 2,
          "acl.mdl.query_size": 3, "acl.mdl.get_input_dims": 2, "acl.mdl.get_input_dims_v2": 2,
          "acl.mdl.get_output_dims": 2, "acl.mdl.get_cur_output_dims": 2, "acl.mdl.get_input_index_by_name": 2,
          "acl.mdl.get_output_index_by_name": 2, "acl.mdl.get_dynamic_batch": 2, "acl.mdl.get_dynamic_hw": 2,
-         "acl.mdl.get_input_dynamic_gear_count": 2, "acl.mdl.get_input_dynamic_dims": 2, "acl.get_version": 4}
+         "acl.mdl.get_input_dynamic_gear_count": 2, "acl.mdl.get_input_dynamic_dims": 2, "acl.get_version": 4,
+         "acl.mdl.get_input_dims_range": 2}
 ODD = {"acl.mdl.add_dataset_buffer"}  # (dataset, ret): the dataset it was given, then ret
 VALUE = {"acl.mdl.create_desc": int, "acl.mdl.create_dataset": int, "acl.create_data_buffer": int,
          "acl.mdl.get_num_inputs": int, "acl.mdl.get_num_outputs": int, "acl.mdl.get_input_size_by_index": int,
@@ -149,7 +155,7 @@ VALUE = {"acl.mdl.create_desc": int, "acl.mdl.create_dataset": int, "acl.create_
          "acl.mdl.get_dataset_num_buffers": int, "acl.get_data_buffer_addr": int, "acl.get_data_buffer_size_v2": int,
          "acl.util.bytes_to_ptr": int, "acl.util.numpy_to_ptr": int, "acl.util.ptr_to_bytes": bytes,
          "acl.util.ptr_to_numpy": np.ndarray, "acl.create_tensor_desc": int, "acl.op.create_attr": int,
-         "acl.get_soc_name": str, "acl.get_recent_err_msg": str}
+         "acl.get_soc_name": str, "acl.get_recent_err_msg": str, "acl.mdl.create_aipp": int}
 NONE = {"acl.destroy_tensor_desc", "acl.op.destroy_attr"}
 SHAPED = RET | set(TUPLE) | ODD | set(VALUE) | NONE
 CALL = re.compile(r"\bacl\.(?:(?:rt|mdl|op|util)\.)?[a-z_0-9]+(?=\()")
@@ -455,9 +461,51 @@ def _scenario(acl, tmp_path):
         acl.mdl.destroy_dataset(ds)
         acl.mdl.unload(mid)
         acl.mdl.destroy_desc(desc)
+    _dims_and_aipp(acl, tmp_path, call)
     acl.rt.reset_device(0)
     acl.finalize()
     return seen
+
+
+def _dims_and_aipp(acl, tmp_path, call):
+    """ND dynamic dims and dynamic AIPP (notebook 10): the calls that set them, on two tiny models."""
+    from acl_teach import models
+    from helpers import make_onnx
+    from test_aipp_dynamic import convert as aipp_model
+    nd_om = models.convert(make_onnx(tmp_path / "nd.onnx", "batch"),
+                           ["--input_shape=a:-1,4;b:-1,4", "--input_format=ND", "--dynamic_dims=1,1;2,2"], "shape_nd")
+    for om_path, name in ((nd_om, "ascend_mbatch_shape_data"), (str(aipp_model(tmp_path)), "ascend_dynamic_aipp_data")):
+        mid, _ = acl.mdl.load_from_file(om_path)
+        desc = acl.mdl.create_desc()
+        acl.mdl.get_desc(desc, mid)
+        ds, held = acl.mdl.create_dataset(), []
+        for i in range(acl.mdl.get_num_inputs(desc)):
+            size = acl.mdl.get_input_size_by_index(desc, i)
+            ptr, _ = acl.rt.malloc(size, 0)
+            held.append((ptr, acl.create_data_buffer(ptr, size)))
+            acl.mdl.add_dataset_buffer(ds, held[-1][1])
+        index, _ = acl.mdl.get_input_index_by_name(desc, name)
+        if name == "ascend_mbatch_shape_data":
+            call("acl.mdl.get_input_dims_range", desc, 0)
+            gears, _ = acl.mdl.get_input_dynamic_dims(desc, -1, 2)
+            assert call("acl.mdl.set_input_dynamic_dims", mid, ds, index, gears[0]) == 0
+        else:
+            aipp = call("acl.mdl.create_aipp", 1)
+            call("acl.mdl.set_aipp_input_format", aipp, 1)
+            call("acl.mdl.set_aipp_src_image_size", aipp, 8, 8)
+            call("acl.mdl.set_aipp_csc_params", aipp, 1, 298, 0, 409, 298, -100, -208, 298, 516, 0, 0, 0, 0, 16,
+                 128, 128)
+            call("acl.mdl.set_aipp_crop_params", aipp, 0, 0, 0, 0, 0, 0)
+            call("acl.mdl.set_aipp_dtc_pixel_mean", aipp, 0, 0, 0, 0, 0)
+            call("acl.mdl.set_aipp_pixel_var_reci", aipp, 1.0, 1.0, 1.0, 1.0, 0)
+            assert call("acl.mdl.set_input_aipp", mid, ds, index, aipp) == 0
+            call("acl.mdl.destroy_aipp", aipp)
+        for ptr, b in held:
+            acl.destroy_data_buffer(b)
+            acl.rt.free(ptr)
+        acl.mdl.destroy_dataset(ds)
+        acl.mdl.unload(mid)
+        acl.mdl.destroy_desc(desc)
 
 
 def test_return_shapes_on_the_simulator_follow_the_reference(acl, tmp_path):
