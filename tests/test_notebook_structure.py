@@ -122,6 +122,8 @@ GUIDE_PAGES = {
     "https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html",
     "https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0309.html",
     "https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/atctool/atlasatc_16_0027.html",
+    # JPEGE functions and constraints (pyACL, CANN 8.0.0)
+    "https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html",
     # CANN 文档速递 09 (seed 004)
     "https://www.hiascend.com/developer/techArticles/20220527-4",
 }
