@@ -137,7 +137,7 @@ RET = {"acl.init", "acl.finalize", "acl.rt.set_device", "acl.rt.reset_device", "
        "acl.mdl.get_desc", "acl.mdl.destroy_desc", "acl.mdl.destroy_dataset", "acl.destroy_data_buffer",
        "acl.update_data_buffer", "acl.mdl.execute", "acl.mdl.execute_async", "acl.mdl.set_dynamic_batch_size",
        "acl.mdl.set_dynamic_hw_size", "acl.op.set_model_dir", "acl.op.set_attr_int", "acl.op.execute_v2",
-       "acl.op.cast", "acl.mdl.set_input_dynamic_dims", "acl.mdl.set_input_aipp", "acl.mdl.destroy_aipp",
+       "acl.op.cast", "acl.op.load", "acl.mdl.set_input_dynamic_dims", "acl.mdl.set_input_aipp", "acl.mdl.destroy_aipp",
        "acl.mdl.set_aipp_input_format", "acl.mdl.set_aipp_src_image_size", "acl.mdl.set_aipp_crop_params",
        "acl.mdl.set_aipp_csc_params", "acl.mdl.set_aipp_dtc_pixel_mean", "acl.mdl.set_aipp_pixel_var_reci"}
 TUPLE = {"acl.rt.get_run_mode": 2, "acl.rt.create_context": 2, "acl.rt.get_context": 2, "acl.rt.create_stream": 2,
@@ -402,6 +402,10 @@ def _scenario(acl, tmp_path):
     call("acl.rt.process_report", 1)
     # single operators
     call("acl.op.set_model_dir", models.op_model_dir())
+    op_file = next(f for f in sorted(os.listdir(models.op_model_dir())) if f.endswith(".om"))
+    with open(os.path.join(models.op_model_dir(), op_file), "rb") as fh:
+        op_bytes = fh.read()
+    call("acl.op.load", acl.util.bytes_to_ptr(op_bytes), len(op_bytes))
     f32 = call("acl.create_tensor_desc", 0, [1000], 2)
     f16 = acl.create_tensor_desc(1, [1000], 2)
     i32 = acl.create_tensor_desc(3, [1], 2)
