@@ -1140,6 +1140,7 @@ def check_device_add(add_fn: Any, stream: Any, n: int = 1000) -> Feedback:
             bad = _first(_raised(run, "device_add"), _process_calls(run, "device_add"), _failed_calls(run),
                          _dangling(run), _device_add_verdict(run, a, b))
         finally:
+            backend.acl().rt.synchronize_stream(stream)  # drain what the learner queued before its buffers go
             cleanup(run)
         if bad is not None:
             return bad
