@@ -181,10 +181,13 @@ check_ret("acl.rt.free", acl.rt.free(idx_ptr))
 # only runs an operator call whose types, formats and shapes match a compiled entry exactly. The next cell writes an
 # op list for **Add** of two float32 vectors of 1000 scores — two photos' scores summed on the device, a tiny
 # ensemble — and compiles it with `at.models.compile_ops` (the emulator's `--singleop` here; on a board the same
-# call runs CANN's `atc --singleop=op_list.json --output=… --soc_version=…`). `acl.op.set_model_dir` works once per
-# process and was spent on Cast and ArgMaxD above, so this model is loaded from memory with
-# [`acl.op.load`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(ptr, size)`, which may be called any number of times: the file's bytes, a pointer to them from
-# [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html), and the byte count.
+# call runs CANN's `atc --singleop=op_list.json --output=… --soc_version=…`). Instead of a second folder, this model
+# is loaded from memory with [`acl.op.load`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(ptr, size)` (aclopLoad: "load single-operator model data from memory, the
+# memory managed by you"): the file's bytes, a pointer to them from [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html), and the byte count.
+#
+# *simulator:* `acl.op.set_model_dir` accepts one folder per process (a second call returns 100002) and
+# `acl.op.load` any number of models; the guide states neither limit, so whether a board takes a second folder is
+# UNCONFIRMED — loading from memory works either way.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 你自己的算子：op list、`atc --singleop`、`acl.op.load`
@@ -192,9 +195,12 @@ check_ret("acl.rt.free", acl.rt.free(idx_ptr))
 # `input_desc` 和 `output_desc`（每个张量的 `format`、`shape`、`type`）以及可能的 `attr`。ATC 为每一项编译一个 `.om` 文件，运行时只执行类型、
 # 格式和形状与某个编译项完全一致的算子调用。下一个单元格为 **Add** 写一个 op list：两个各含 1000 个分数的 float32 向量相加——在 Device
 # 上把两张照片的分数加起来，一个微型的集成——并用 `at.models.compile_ops` 编译（这里是模拟工具的 `--singleop`；在开发板上同一个调用运行
-# CANN 的 `atc --singleop=op_list.json --output=… --soc_version=…`）。`acl.op.set_model_dir` 每个进程只能调用一次，上面已经用于 Cast 和
-# ArgMaxD，所以这个模型用 [`acl.op.load`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(ptr, size)` 从内存加载，它可以调用任意多次：文件的字节、用 [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)
+# CANN 的 `atc --singleop=op_list.json --output=… --soc_version=…`）。这里不再设置第二个目录，而是用 [`acl.op.load`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(ptr, size)` 从内存加载
+# 这个模型（aclopLoad：“从内存中加载单算子模型数据，由用户管理内存”）：文件的字节、用 [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)
 # 得到的指针，以及字节数。
+#
+# *模拟器：* `acl.op.set_model_dir` 每个进程只接受一个目录（第二次调用返回 100002），`acl.op.load` 可以加载任意多个模型；指南没有写明这两个
+# 限制，所以开发板是否接受第二个目录尚未确认（UNCONFIRMED）——从内存加载在两种情况下都可行。
 
 # %%
 import json, os

@@ -313,8 +313,8 @@ for roi in (good_roi, bad_roi):
 # **Why.** Not every consumer wants NV12. Some camera pipelines, encoders and models built for Android-style
 # frames expect **NV21** (`PIXEL_FORMAT_YVU_SEMIPLANAR_420 = 2`): the same Y plane, but the interleaved chroma
 # plane holds V before U. VPC converts while it resizes: the output pic desc simply names another format. The
-# [VPC functions and constraints](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html) list NV12 and NV21 as VPC outputs on the 310 (the
-# 310P and 310B, with the newer DVPP, add more); the strides and sizes are those of NV12 — one byte of Y per pixel,
+# [VPC functions and constraints](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html) list NV12 and NV21 as VPC outputs on the 310 (other
+# chips' lists are on their own pages); the strides and sizes are those of NV12 — one byte of Y per pixel,
 # half as much again for the chroma — so the same `ALIGN_UP(w, 16)` / `ALIGN_UP(h, 2)` rule applies.
 # The cell below resizes the decoded photo a second time, into an NV21 picture of 224 × 224, and compares it
 # byte for byte with the NV12 one: the Y planes must be equal, and each chroma pair swapped.
@@ -324,7 +324,7 @@ for roi in (good_roi, bad_roi):
 # **为什么。** 并不是所有下游都要 NV12。有些摄像头流水线、编码器和按安卓帧格式训练的模型需要 **NV21**（`PIXEL_FORMAT_YVU_SEMIPLANAR_420 = 2`）：
 # Y 平面相同，但交错的色度平面中 V 在 U 之前。VPC 可以在缩放的同时转换格式：输出 pic desc 写上另一种格式即可。
 # [VPC 功能及约束说明](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html)列出 310 上 VPC 的输出格式为 NV12 和 NV21
-# （310P 和 310B 采用较新的 DVPP，支持更多格式）；stride 和大小与 NV12 相同——每个像素一字节 Y，色度再加一半——所以同样适用
+# （其他芯片的格式列表见各自的页面）；stride 和大小与 NV12 相同——每个像素一字节 Y，色度再加一半——所以同样适用
 # `ALIGN_UP(w, 16)` / `ALIGN_UP(h, 2)` 规则。下面的单元格把解码后的照片再缩放一次，输出为 224 × 224 的 NV21 图片，并与 NV12 的结果逐字节比较：
 # Y 平面必须相同，每对色度字节互换。
 
