@@ -1236,19 +1236,63 @@ def check_classify_loop(loop_fn: Any, model_id: Any, inputs: Any, outputs: Any, 
     if want is None:
         return _no("the checker could not run these photos through the model: run the cells above first.",
                    "检查器无法用这个模型处理这些照片：请先运行上面的单元格。")
-    run = run_recorded(loop_fn, model_id, inputs, outputs, desc, list(photos))
+    seen = _watch_inputs(ins, d)
+    try:
+        run = run_recorded(loop_fn, model_id, inputs, outputs, desc, list(photos))
+    finally:
+        seen.stop()
     try:
         return _first(_raised(run, "classify_all"), _process_calls(run, "classify_all"), _failed_calls(run),
-                      _dangling(run), _loop_verdict(run, ins, outs, photos, want))
+                      _dangling(run), _loop_verdict(run, ins, outs, photos, want),
+                      _photos_seen(seen.inputs, photos, d), _loop_ok(photos, run.result))
     finally:
         cleanup(run)
+
+
+class _watch_inputs:
+    """While the learner's loop runs: the model's input tensor as each acl.mdl.execute on ``ins`` found it."""
+
+    def __init__(self, ins: int, d: Any) -> None:
+        self.mdl = backend.acl().mdl
+        self.original = self.mdl.execute
+        self.inputs: List[Optional[np.ndarray]] = []
+        ptr, size = _buffers(ins)[0]
+        t = d.inputs[0]
+
+        def execute(model_id, dataset, *rest):
+            if dataset == ins:
+                raw = read_device(ptr, size)
+                self.inputs.append(None if raw is None else np.frombuffer(raw, t.numpy_dtype).astype(np.float32))
+            return self.original(model_id, dataset, *rest)
+        self.mdl.execute = execute
+
+    def stop(self) -> None:
+        self.mdl.execute = self.original
+
+
+def _photos_seen(inputs: List[Optional[np.ndarray]], photos: Sequence[str], d: Any) -> Optional[Feedback]:
+    """Feedback when an execute did not find its photo (preprocessed) in the input buffer."""
+    for k, (arr, path) in enumerate(zip(inputs, photos)):
+        ref = _reference(path, d.inputs[0], None).reshape(-1)
+        if arr is None or float(np.mean(np.abs(arr - ref))) > TOLERANCE:
+            name = os.path.basename(path)
+            return _no(f"execute {k + 1} did not find {name} in the input buffer: copy each photo in just before its "
+                       "execute (the checker reads the input buffer at every execute).",
+                       f"第 {k + 1} 次推理时输入缓冲里不是 {name}：每张照片都要在它的推理之前复制进去（检查器在每次推理时读取输入缓冲）。")
+    return None
+
+
+def _loop_ok(photos: Sequence[str], got: Any) -> Feedback:
+    n = len(photos)
+    return _ok(f"{n} photos, each one copy in, one execute, one copy out, with the model loaded once: top-1 {list(got)}.",
+               f"{n} 张照片，每张一次复制、一次推理、一次拷回，模型只加载一次：top-1 为 {list(got)}。")
 
 
 _PER_PROCESS = ("acl.rt.set_device", "acl.rt.create_context", "acl.rt.create_stream", "acl.mdl.load_from_file",
                 "acl.mdl.load_from_mem", "acl.mdl.load_from_file_with_mem", "acl.mdl.load_from_mem_with_mem")
 
 
-def _loop_verdict(run: Run, ins: int, outs: int, photos: Sequence[str], want: List[int]) -> Feedback:
+def _loop_verdict(run: Run, ins: int, outs: int, photos: Sequence[str], want: List[int]) -> Optional[Feedback]:
     """Per photo one H2D copy into the input buffer, one execute, one D2H copy; the top-1 of each, in order."""
     n = len(photos)
     again = [c.api for c in run.named_all() if c.api in _PER_PROCESS]
@@ -1280,8 +1324,7 @@ def _loop_verdict(run: Run, ins: int, outs: int, photos: Sequence[str], want: Li
     if got != want:
         return _no(f"top-1 per photo should be {want}, in the order of the photos; got {got}.",
                    f"每张照片的 top-1 应为 {want}（按照片顺序）；你的是 {got}。")
-    return _ok(f"{n} photos, each one copy in, one execute, one copy out, with the model loaded once: top-1 {got}.",
-               f"{n} 张照片，每张一次复制、一次推理、一次拷回，模型只加载一次：top-1 为 {got}。")
+    return None
 
 
 # -- 08 ----------------------------------------------------------------------------------------------------------
