@@ -1135,10 +1135,14 @@ def check_device_add(add_fn: Any, stream: Any, n: int = 1000) -> Feedback:
     rng = np.random.default_rng(7)
     for _ in range(2):
         a, b = _op_inputs(rng, n)
-        run = run_recorded(add_fn, a, b, stream)
+        seen = _watch_op_inputs()
+        try:
+            run = run_recorded(add_fn, a, b, stream)
+        finally:
+            seen.stop()
         try:
             bad = _first(_raised(run, "device_add"), _process_calls(run, "device_add"), _failed_calls(run),
-                         _dangling(run), _device_add_verdict(run, a, b))
+                         _dangling(run), _device_add_verdict(run, a, b), _op_saw(seen.inputs, a, b))
         finally:
             backend.acl().rt.synchronize_stream(stream)  # drain what the learner queued before its buffers go
             cleanup(run)
@@ -1147,6 +1151,36 @@ def check_device_add(add_fn: Any, stream: Any, n: int = 1000) -> Feedback:
     return _ok("Add ran on the device: your copies in, the operator on those buffers, the result copied back and "
                "everything released — right on two random inputs.",
                "Add 在 Device 上运行：你把数据复制进去、算子作用在这些缓冲上、结果复制回来、全部资源都已释放——两组随机输入都正确。")
+
+
+class _watch_op_inputs:
+    """While the learner's function runs: the bytes in each operator input buffer when acl.op.execute_v2 was called."""
+
+    def __init__(self) -> None:
+        self.acl = backend.acl()
+        self.original = self.acl.op.execute_v2
+        self.inputs: List[List[Optional[bytes]]] = []
+
+        def execute_v2(op_type, input_desc, inputs, *rest):
+            try:
+                bufs = [(self.acl.get_data_buffer_addr(h), self.acl.get_data_buffer_size_v2(h)) for h in inputs]
+                self.inputs.append([read_device(p, n) for p, n in bufs])
+            except Exception:  # noqa: BLE001 - a bad argument is the call's to refuse, not the watcher's
+                self.inputs.append([])
+            return self.original(op_type, input_desc, inputs, *rest)
+        self.acl.op.execute_v2 = execute_v2
+
+    def stop(self) -> None:
+        self.acl.op.execute_v2 = self.original
+
+
+def _op_saw(inputs: List[List[Optional[bytes]]], a: np.ndarray, b: np.ndarray) -> Optional[Feedback]:
+    """Feedback unless the last operator call found a and b in its input buffers."""
+    if inputs and inputs[-1] == [a.tobytes(), b.tobytes()]:
+        return None
+    return _no("when acl.op.execute_v2 ran, its input buffers did not hold a and b: copy a.tobytes() and b.tobytes() "
+               "in (kind 1) before the operator call.",
+               "acl.op.execute_v2 运行时，它的输入缓冲里不是 a 和 b：请在调用算子之前把 a.tobytes() 和 b.tobytes() 复制进去（kind 1）。")
 
 
 def _device_add_verdict(run: Run, a: np.ndarray, b: np.ndarray) -> Optional[Feedback]:

@@ -652,14 +652,14 @@ def add_op(ready):
     ready.rt.destroy_stream(stream)
 
 
-def _device_add(acl, op="Add", sync=True, copy_back=True, release=True, answer=None):
+def _device_add(acl, op="Add", sync=True, copy_back=True, release=True, answer=None, feed=None):
     """device_add(a, b, stream) by the Add operator, with one thing done wrong on request."""
     def device_add(a, b, stream):
         size = a.nbytes
         desc = acl.create_tensor_desc(0, [a.size], 2)
         ptrs = [acl.rt.malloc(size, 0)[0] for _ in range(3)]
         bufs = [acl.create_data_buffer(p, size) for p in ptrs]
-        data = [a.tobytes(), b.tobytes()]
+        data = [x.tobytes() for x in (feed(a, b) if feed else (a, b))]
         for p, raw in zip(ptrs, data):
             acl.rt.memcpy(p, size, acl.util.bytes_to_ptr(raw), size, 1)
         attr = acl.op.create_attr()
@@ -695,6 +695,8 @@ def test_check_device_add(add_op):
     cached = lambda a, b: first.setdefault("sum", a + b)  # noqa: E731   (a literal: the first call's answer again)
     _wrong(lab.check_device_add(_device_add(acl, answer=cached), stream), "not a + b")
     _wrong(lab.check_device_add(_device_add(acl, op="Sub"), stream))                            # another operator
+    zeros = lambda a, b: (np.zeros_like(a), np.zeros_like(b))  # noqa: E731   (dummy copies, numpy's answer)
+    _wrong(lab.check_device_add(_device_add(acl, feed=zeros, answer=lambda a, b: a + b), stream), "did not hold a and b")
     _wrong(lab.check_device_add(None, stream), "pass your function")
     _wrong(lab.check_device_add(_device_add(acl), "stream"), "stream")
     assert _live() == before                       # every buffer, desc and attr of the wrong answers was released
