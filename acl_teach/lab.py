@@ -996,8 +996,8 @@ def check_run_model(run_fn: Any, model_id: Any, desc: Any, inputs: Any) -> Feedb
                    "first (the cells above).", "检查器用这些输入执行推理失败：请先加载模型并填好输入数据集（上面的单元格）。")
     run = run_recorded(run_fn, model_id, d.model_desc, ins)
     try:
-        return _first(_raised(run, "run_model"), _process_calls(run, "run_model"), _failed_calls(run),
-                      _run_model_verdict(run, model_id, ins, d, want))
+        bad = _first(_raised(run, "run_model"), _process_calls(run, "run_model"), _failed_calls(run))
+        return bad if bad is not None else _run_model_verdict(run, model_id, ins, d, want)
     finally:
         cleanup(run)  # the dataset the learner returned, its buffers and memory: released here
 
@@ -1142,7 +1142,9 @@ def check_device_add(add_fn: Any, stream: Any, n: int = 1000) -> Feedback:
             seen.stop()
         try:
             bad = _first(_raised(run, "device_add"), _process_calls(run, "device_add"), _failed_calls(run),
-                         _dangling(run), _device_add_verdict(run, a, b), _op_saw(seen.inputs, a, b))
+                         _dangling(run))
+            if bad is None:
+                bad = _first(_device_add_verdict(run, a, b), _op_saw(seen.inputs, a, b))
         finally:
             backend.acl().rt.synchronize_stream(stream)  # drain what the learner queued before its buffers go
             cleanup(run)
@@ -1276,9 +1278,13 @@ def check_classify_loop(loop_fn: Any, model_id: Any, inputs: Any, outputs: Any, 
     finally:
         seen.stop()
     try:
-        return _first(_raised(run, "classify_all"), _process_calls(run, "classify_all"), _failed_calls(run),
-                      _dangling(run), _loop_verdict(run, ins, outs, photos, want),
-                      _photos_seen(seen.inputs, photos, d), _loop_ok(photos, run.result))
+        bad = _first(_raised(run, "classify_all"), _process_calls(run, "classify_all"), _failed_calls(run),
+                     _dangling(run))
+        if bad is None:
+            bad = _loop_verdict(run, ins, outs, photos, want)
+        if bad is None:
+            bad = _photos_seen(seen.inputs, photos, d)
+        return bad if bad is not None else _loop_ok(photos, run.result)
     finally:
         cleanup(run)
 

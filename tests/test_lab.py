@@ -797,3 +797,22 @@ def test_check_feed_spec(model, acl, tiny_models):
         for mid, d in made:
             acl.mdl.destroy_desc(d)
             acl.mdl.unload(mid)
+
+
+def test_the_new_checkers_say_not_written_yet(datasets, add_op, acl):
+    """The released notebook's `raise NotImplementedError()`: feedback naming it, never a checker crash."""
+    def unwritten(*args):
+        raise NotImplementedError()
+    model_id, inputs, outputs = datasets
+    _, stream = add_op
+    desc = at.query_desc(at.Model(model_id=model_id))
+    photos = [at.models.image("coffee.png")]
+    try:
+        for fb in (lab.check_run_model(unwritten, model_id, desc.model_desc, inputs.dataset),
+                   lab.check_device_add(unwritten, stream),
+                   lab.check_classify_loop(unwritten, model_id, inputs, outputs, desc, photos),
+                   lab.check_feed_spec(unwritten, [desc])):
+            _wrong(fb, "not written yet")
+            assert "还没有写" in fb.message_zh
+    finally:
+        acl.mdl.destroy_desc(desc.model_desc)
