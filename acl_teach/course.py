@@ -41,7 +41,7 @@ def notebooks_dir(lang: str = "en") -> str:
 
 
 def graded(path: str) -> bool:
-    """True if a notebook holds nbgrader-graded cells (the notebooks 01-14; 00 is the welcome)."""
+    """True if a notebook holds nbgrader-graded cells (the notebooks 01-16; 00 is the welcome)."""
     with open(path, encoding="utf-8") as fh:
         nb = json.load(fh)
     return any(c.get("metadata", {}).get("nbgrader", {}).get("grade") for c in nb.get("cells", []))

@@ -201,8 +201,9 @@ class Run:
 
 
 def _patch_points(acl: ModuleType):
-    """(namespace, attribute, function, 'acl.x.y') for every public function of acl, acl.rt, acl.mdl, acl.util, acl.op."""
-    for space in ("", "rt", "mdl", "util", "op"):
+    """(namespace, attribute, function, 'acl.x.y') for every public function of acl, acl.rt, acl.mdl, acl.util,
+    acl.op, acl.media."""
+    for space in ("", "rt", "mdl", "util", "op", "media"):
         mod = getattr(acl, space, None) if space else acl
         if mod is None:
             continue
@@ -347,7 +348,9 @@ RELEASE_OF = {"acl.rt.malloc": "acl.rt.free", "acl.rt.malloc_host": "acl.rt.free
               "acl.mdl.load_from_mem": "acl.mdl.unload", "acl.mdl.load_from_file_with_mem": "acl.mdl.unload",
               "acl.mdl.load_from_mem_with_mem": "acl.mdl.unload", "acl.rt.create_stream": "acl.rt.destroy_stream",
               "acl.rt.create_context": "acl.rt.destroy_context", "acl.create_tensor_desc": "acl.destroy_tensor_desc",
-              "acl.op.create_attr": "acl.op.destroy_attr"}
+              "acl.op.create_attr": "acl.op.destroy_attr", "acl.rt.create_event": "acl.rt.destroy_event",
+              "acl.rt.create_event_with_flag": "acl.rt.destroy_event",
+              "acl.rt.create_event_ex_with_flag": "acl.rt.destroy_event"}
 
 
 def _handle(call: Call) -> Any:
@@ -456,7 +459,8 @@ _RET_ONLY = {"acl.init", "acl.finalize", "acl.rt.set_device", "acl.rt.reset_devi
              "acl.mdl.destroy_desc", "acl.mdl.unload", "acl.rt.destroy_stream", "acl.rt.destroy_context",
              "acl.mdl.execute", "acl.mdl.execute_async", "acl.rt.synchronize_stream", "acl.mdl.get_desc",
              "acl.rt.set_context", "acl.mdl.set_dynamic_batch_size", "acl.rt.launch_callback",
-             "acl.rt.subscribe_report", "acl.rt.unsubscribe_report", "acl.util.stop_thread"}
+             "acl.rt.subscribe_report", "acl.rt.unsubscribe_report", "acl.util.stop_thread", "acl.rt.record_event",
+             "acl.rt.synchronize_event", "acl.rt.destroy_event", "acl.rt.stream_wait_event", "acl.rt.reset_event"}
 
 
 # -- reading what the learner built -----------------------------------------------------------------------------
@@ -1801,6 +1805,408 @@ def _one_layout(layout_fn: Any, soc: str, w: int, h: int) -> Optional[Feedback]:
         return _no(f"for {w} x {h} the buffer is {want[0]} x {want[1]} x 3 / 2 = {want[2]} bytes, not {size}{hint}.",
                    f"{w} x {h} 时缓冲大小是 {want[0]} x {want[1]} x 3 / 2 = {want[2]} 字节，不是 {size}{hint_zh}。")
     return None
+
+
+# -- 15 ----------------------------------------------------------------------------------------------------------
+#: clip sizes the VDEC callback checker picks from: none a multiple of 16 wide, so the padding columns are real
+_CLIP_SIZES = ((184, 130), (232, 144), (250, 160), (200, 136))
+_CLIP_FRAMES = 3
+_NV12 = 1  # PIXEL_FORMAT_YUV_SEMIPLANAR_420
+_H264_MAIN = 2  # H264_MAIN_LEVEL
+
+
+@dataclass
+class _Clip:
+    """One checker run's stream: what was sent, under which user_data, into which output memory."""
+
+    width: int
+    height: int
+    units: List[bytes]
+    tokens: List[str]
+    bad_token: str
+    eos_token: str
+    outputs: Dict[str, int] = field(default_factory=dict)  # user_data -> the DVPP output picture's address
+    pic_descs: Dict[str, int] = field(default_factory=dict)  # user_data -> its output pic desc
+    stream_descs: Dict[str, int] = field(default_factory=dict)  # user_data -> its input stream desc
+    inputs: List[int] = field(default_factory=list)
+    errors: List[BaseException] = field(default_factory=list)
+
+
+def _new_clip() -> _Clip:
+    """A fresh clip of random size and user_data tokens nobody could have written down before this check."""
+    import secrets
+    from . import models
+    width, height = _CLIP_SIZES[secrets.randbelow(len(_CLIP_SIZES))]
+    photos = models.sample_images()
+    units = models.video_frames([photos[secrets.randbelow(len(photos))]], width, height, _CLIP_FRAMES)
+    tag = secrets.token_hex(3)
+    return _Clip(width, height, units, [f"frame-{tag}-{i}" for i in range(len(units))], f"broken-{tag}",
+                 f"eos-{tag}")
+
+
+def _vdec_strides(width: int, height: int) -> tuple:
+    """The output strides VDEC accepts on every chip: ALIGN_UP(width, 16), ALIGN_UP(height, 2)."""
+    from .spec.video import vdec_strides
+    return vdec_strides(width, height)
+
+
+@checker
+@_uses_process
+def check_vdec_callback(keep_frame: Any, kept: Any) -> Feedback:
+    """Exercise 15: the learner's VDEC callback copies each decoded picture (without its padding) into ``kept``
+    and releases the output memory and both descs; a frame VDEC could not decode is kept as (ret_code, None)."""
+    bad = _need_function(keep_frame, "keep_frame")
+    if bad is not None:
+        return bad
+    if not isinstance(kept, dict):
+        return _wrong_type("the dict your callback fills (kept)", kept, "你的回调填写的字典（kept）")
+    clip = _new_clip()
+    run = run_recorded(_drive_vdec, keep_frame, clip)
+    try:
+        verdict = _first(_raised(run, "the VDEC run"), _callback_errors(clip), _process_calls(run, "keep_frame"),
+                         _failed_calls(run))
+        verdict = verdict if verdict is not None else _vdec_verdict(run, clip, kept)
+    finally:
+        _vdec_cleanup(run, clip)
+    return verdict
+
+
+def _drive_vdec(keep_frame: Callable, clip: _Clip) -> None:
+    """The notebook's flow around the learner's callback: a callback thread, a VDEC channel, each unit sent from
+    DVPP memory into a fresh output picture, a chunk VDEC cannot decode, EOS, then destroy (which waits)."""
+    acl = backend.acl()
+    media = acl.media
+    context, _ = acl.rt.get_context()
+    flag = {"stop": False}
+
+    def wrapped(stream_desc, pic_desc, user_data):
+        try:
+            keep_frame(stream_desc, pic_desc, user_data)
+        except BaseException as exc:  # noqa: BLE001 - feedback after the run (sys.exit() included)
+            clip.errors.append(exc)
+    tid, _ = acl.util.start_thread(_callback_loop, [context, flag])
+    desc = media.vdec_create_channel_desc()
+    config = media.vdec_create_frame_config()
+    try:
+        for setter, value in (("thread_id", tid), ("entype", _H264_MAIN), ("out_pic_format", _NV12)):
+            getattr(media, f"vdec_set_channel_desc_{setter}")(desc, value)
+        media.vdec_set_channel_desc_callback(desc, wrapped)
+        if not _open_vdec(media, desc):
+            raise RuntimeError("no free VDEC channel id: destroy the channels your notebook left open "
+                               "(acl.media.vdec_destroy_channel)")
+        try:
+            chunks = list(zip(clip.tokens, clip.units)) + [(clip.bad_token, bytes(range(1, 200)))]
+            for token, unit in chunks:
+                _send_unit(acl, desc, config, clip, token, unit)
+            eos = media.dvpp_create_stream_desc()
+            media.dvpp_set_stream_desc_eos(eos, 1)
+            clip.stream_descs[clip.eos_token] = eos
+            media.vdec_send_frame(desc, eos, 0, config, clip.eos_token)
+        finally:
+            media.vdec_destroy_channel(desc)  # returns once every callback has run
+    finally:
+        flag["stop"] = True
+        acl.util.stop_thread(tid)
+        media.vdec_destroy_frame_config(config)
+        media.vdec_destroy_channel_desc(desc)
+
+
+def _open_vdec(media: Any, desc: int) -> bool:
+    """vdec_create_channel with the first free channel id (the notebook may still hold one)."""
+    for channel_id in range(8, 16):
+        media.vdec_set_channel_desc_channel_id(desc, channel_id)
+        if media.vdec_create_channel(desc) == 0:
+            return True
+    return False
+
+
+def _send_unit(acl: Any, desc: int, config: int, clip: _Clip, token: str, unit: bytes) -> None:
+    """One access unit into DVPP memory, a stream desc for it, a fresh output picture, vdec_send_frame."""
+    media = acl.media
+    ptr, _ = media.dvpp_malloc(len(unit))
+    clip.inputs.append(ptr)
+    acl.rt.memcpy(ptr, len(unit), acl.util.bytes_to_ptr(unit), len(unit), copy_kinds(MEMCPY_HOST_TO_DEVICE)[-1])
+    stream_desc = media.dvpp_create_stream_desc()
+    media.dvpp_set_stream_desc_data(stream_desc, ptr)
+    media.dvpp_set_stream_desc_size(stream_desc, len(unit))
+    ws, hs = _vdec_strides(clip.width, clip.height)
+    size = ws * hs * 3 // 2
+    out, _ = media.dvpp_malloc(size)
+    pic_desc = media.dvpp_create_pic_desc()
+    for setter, value in (("data", out), ("size", size), ("format", _NV12), ("width", clip.width),
+                          ("height", clip.height), ("width_stride", ws), ("height_stride", hs)):
+        getattr(media, f"dvpp_set_pic_desc_{setter}")(pic_desc, value)
+    clip.outputs[token], clip.pic_descs[token], clip.stream_descs[token] = out, pic_desc, stream_desc
+    media.vdec_send_frame(desc, stream_desc, pic_desc, config, token)
+
+
+def _callback_errors(clip: _Clip) -> Optional[Feedback]:
+    """Feedback when the learner's callback raised in the callback thread."""
+    if not clip.errors:
+        return None
+    exc = clip.errors[0]
+    if isinstance(exc, NotImplementedError):
+        return _no("keep_frame is not written yet: replace `raise NotImplementedError()` with your code.",
+                   "keep_frame 还没有写：把 `raise NotImplementedError()` 换成你的代码。")
+    return _no(f"keep_frame raised {_short(exc)} in the callback thread ({len(clip.errors)} callback(s) failed). "
+               "Remember the end-of-stream callback: its output pic desc is 0.",
+               f"keep_frame 在回调线程中抛出了异常 {_short(exc)}（{len(clip.errors)} 个回调失败）。别忘了流结束（EOS）"
+               "的回调：它的输出图片描述为 0。")
+
+
+def _vdec_verdict(run: Run, clip: _Clip, kept: dict) -> Feedback:
+    """Each picture kept right, the broken chunk kept as a failure, and everything the callback owns released."""
+    bad = _copied_in_callback(run, clip) if all(t in kept for t in clip.tokens) else None
+    if bad is not None:
+        return bad
+    refs = reference_frames(clip.units)
+    for i, token in enumerate(clip.tokens):
+        bad = _kept_picture(kept, token, i, refs[i] if i < len(refs) else None, clip)
+        if bad is not None:
+            return bad
+    bad = _first(_kept_failure(kept, clip), _kept_eos(kept, clip), _callback_released(run, clip))
+    return bad if bad is not None else _ok(
+        f"{len(clip.tokens)} frames of a clip of random size kept byte-exact without their padding, the broken "
+        "chunk kept as a failure, and every output picture, pic desc and stream desc released in the callback.",
+        f"一段随机尺寸视频的 {len(clip.tokens)} 帧都按字节完全一致地保存下来（不含补齐区域），坏数据块按失败保存，"
+        "每块输出图片内存、每个图片描述和码流描述都在回调中释放了。")
+
+
+def reference_frames(units: Sequence[bytes]) -> list:
+    """FFmpeg's decode of the clip (H.264 decoding is exact: a conforming VDEC gives the same bytes)."""
+    from . import models
+    return models.reference_nv12(units)
+
+
+def _kept_picture(kept: dict, token: str, i: int, ref: Optional[np.ndarray], clip: _Clip) -> Optional[Feedback]:
+    """Feedback for frame i's entry in kept, or None when it is (0, the packed NV12 picture)."""
+    if token not in kept:
+        return _no(f"kept has no entry for frame {i}: store kept[user_data] = (ret_code, picture) for every output "
+                   f"pic desc ({len(kept)} entries in kept).",
+                   f"kept 里没有第 {i} 帧：对每个输出图片描述都要保存 kept[user_data] = (ret_code, picture)"
+                   f"（kept 中现有 {len(kept)} 项）。")
+    entry = kept[token]
+    if not (isinstance(entry, tuple) and len(entry) == 2):
+        return _wrong_type("kept[user_data] = (ret_code, picture)", entry, "kept[user_data] = (ret_code, picture)")
+    code, picture = entry
+    if code != 0:
+        return _no(f"frame {i} decoded (its pic desc's ret_code is 0), but kept holds ret_code {code!r:.20}.",
+                   f"第 {i} 帧解码成功（图片描述的 ret_code 为 0），但 kept 中的 ret_code 是 {code!r:.20}。")
+    return _picture_feedback(picture, ref, i, clip)
+
+
+def _picture_feedback(picture: Any, ref: np.ndarray, i: int, clip: _Clip) -> Optional[Feedback]:
+    """None when the picture is the packed NV12 frame; else a hint at the usual stride mistakes."""
+    w, h = clip.width, clip.height
+    ws, hs = _vdec_strides(w, h)
+    if not isinstance(picture, np.ndarray) or picture.dtype != np.uint8:
+        return _no(f"frame {i}: keep the picture as a numpy uint8 array of shape ({h * 3 // 2}, {w}), not "
+                   f"{type(picture).__name__} {picture!r:.40}.",
+                   f"第 {i} 帧：图片要保存为形状 ({h * 3 // 2}, {w}) 的 numpy uint8 数组，而不是 "
+                   f"{type(picture).__name__} {picture!r:.40}。")
+    if picture.shape == (hs * 3 // 2, ws) or picture.size == ws * hs * 3 // 2:
+        return _no(f"frame {i}: that is the whole buffer, padding included ({ws} x {hs} strides); keep only the "
+                   f"{w} x {h} picture: the first {w} bytes of each row, {h} Y rows and {h // 2} UV rows.",
+                   f"第 {i} 帧：这是整个缓冲，包含补齐区域（stride 为 {ws} x {hs}）；只保留 {w} x {h} 的图片：每行前 {w} 个"
+                   f"字节，{h} 行 Y、{h // 2} 行 UV。")
+    if picture.shape != (h * 3 // 2, w):
+        return _no(f"frame {i}: expected shape ({h * 3 // 2}, {w}) (Y rows, then UV rows), got {picture.shape}.",
+                   f"第 {i} 帧：形状应为 ({h * 3 // 2}, {w})（先 Y 行，后 UV 行），你的是 {picture.shape}。")
+    if not np.array_equal(picture[:h], ref[:h]):
+        return _no(f"frame {i}: the Y rows differ from the decoded frame: read row r at offset r x width_stride "
+                   f"({ws}), not r x width ({w}).",
+                   f"第 {i} 帧：Y 行与解码结果不同：第 r 行在偏移 r x 宽 stride（{ws}）处，而不是 r x 宽（{w}）。")
+    if not np.array_equal(picture, ref):
+        return _no(f"frame {i}: Y is right, UV is not: the UV plane starts at width_stride x height_stride "
+                   f"({ws} x {hs} = {ws * hs}), not at width x height.",
+                   f"第 {i} 帧：Y 正确，UV 不对：UV 平面从 宽 stride x 高 stride（{ws} x {hs} = {ws * hs}）处开始，"
+                   "而不是 宽 x 高。")
+    return None
+
+
+def _kept_failure(kept: dict, clip: _Clip) -> Optional[Feedback]:
+    """The chunk VDEC could not decode: kept as (its non-zero ret_code, None). A board may drop a broken frame
+    without a callback (the VDEC page says so), so it is required on the simulator only."""
+    entry = kept.get(clip.bad_token)
+    if entry is None and not on_simulator():
+        return None
+    if not (isinstance(entry, tuple) and len(entry) == 2 and isinstance(entry[0], int) and entry[0] != 0
+            and entry[1] is None):
+        return _no(f"a chunk VDEC could not decode came back with a non-zero ret_code in its pic desc; keep it as "
+                   f"(ret_code, None), not {entry!r:.40} — read dvpp_get_pic_desc_ret_code before the bytes.",
+                   f"一个 VDEC 无法解码的数据块回来时，图片描述中的 ret_code 不为 0；应保存为 (ret_code, None)，而不是 "
+                   f"{entry!r:.40}——先读 dvpp_get_pic_desc_ret_code，再读字节。")
+    return None
+
+
+def _kept_eos(kept: dict, clip: _Clip) -> Optional[Feedback]:
+    """Nothing kept for the end-of-stream callback (its output pic desc is 0)."""
+    if clip.eos_token in kept:
+        return _no("the end-of-stream callback (output pic desc 0) is not a frame: keep nothing for it.",
+                   "流结束（EOS）的回调（输出图片描述为 0）不是一帧：不要为它保存任何东西。")
+    return None
+
+
+def _copied_in_callback(run: Run, clip: _Clip) -> Optional[Feedback]:
+    """Each decoded picture copied device -> host by acl.rt.memcpy inside the callback thread."""
+    main = threading.get_ident()
+    kinds = copy_kinds(MEMCPY_DEVICE_TO_HOST)
+    sources = {c.args[2] for c in run.named("acl.rt.memcpy") if c.thread != main and c.args[4:5] in [(k,) for k in kinds]}
+    missing = [i for i, token in enumerate(clip.tokens) if clip.outputs.get(token) not in sources]
+    if missing:
+        return _no(f"frame {missing[0]}'s picture was not copied from its output memory (dvpp_get_pic_desc_data) "
+                   "with acl.rt.memcpy(..., 2) in the callback.",
+                   f"第 {missing[0]} 帧的图片没有在回调中用 acl.rt.memcpy(..., 2) 从它的输出内存"
+                   "（dvpp_get_pic_desc_data）复制出来。")
+    return None
+
+
+def _callback_released(run: Run, clip: _Clip) -> Optional[Feedback]:
+    """Every output picture freed, every pic desc and stream desc destroyed, every host buffer freed."""
+    freed = {c.args[0] for c in run.named("acl.media.dvpp_free")}
+    pics = {c.args[0] for c in run.named("acl.media.dvpp_destroy_pic_desc")}
+    streams = {c.args[0] for c in run.named("acl.media.dvpp_destroy_stream_desc")}
+    for token, label in [(t, f"frame {i}") for i, t in enumerate(clip.tokens)] + [(clip.bad_token, "the broken chunk")]:
+        if clip.outputs[token] not in freed:
+            return _no(f"{label}'s output memory was not freed: once copied (or failed), acl.media.dvpp_free it.",
+                       f"{label} 的输出内存没有释放：复制完（或失败）之后要 acl.media.dvpp_free 它。")
+        if clip.pic_descs[token] not in pics:
+            return _no(f"{label}'s output pic desc was not destroyed (acl.media.dvpp_destroy_pic_desc).",
+                       f"{label} 的输出图片描述没有销毁（acl.media.dvpp_destroy_pic_desc）。")
+    for token, desc in clip.stream_descs.items():
+        if desc not in streams:
+            return _no("an input stream desc was not destroyed: each callback destroys the one it brings "
+                       "(acl.media.dvpp_destroy_stream_desc), the end-of-stream one too.",
+                       "有输入码流描述没有销毁：每个回调都要销毁它带来的码流描述（acl.media.dvpp_destroy_stream_desc），"
+                       "EOS 的也一样。")
+    left = _left_behind(run)
+    if left:
+        return _no(f"{left[0]} in the callback was not released.", f"回调中的 {left[0]} 没有释放。")
+    return None
+
+
+def _vdec_cleanup(run: Run, clip: _Clip) -> None:
+    """Release what the learner's callback left, and the inputs, so the notebook's ledger still ends at 0."""
+    media = backend.acl().media
+    freed = {c.args[0] for c in run.named("acl.media.dvpp_free")}
+    pics = {c.args[0] for c in run.named("acl.media.dvpp_destroy_pic_desc")}
+    streams = {c.args[0] for c in run.named("acl.media.dvpp_destroy_stream_desc")}
+    for token, ptr in clip.outputs.items():
+        if ptr not in freed:
+            media.dvpp_free(ptr)
+        if clip.pic_descs[token] not in pics:
+            media.dvpp_destroy_pic_desc(clip.pic_descs[token])
+    for desc in clip.stream_descs.values():
+        if desc not in streams:
+            media.dvpp_destroy_stream_desc(desc)
+    for ptr in clip.inputs:
+        media.dvpp_free(ptr)
+    cleanup(run)
+
+
+# -- 16 ----------------------------------------------------------------------------------------------------------
+_EVENT_CREATORS = ("acl.rt.create_event", "acl.rt.create_event_with_flag", "acl.rt.create_event_ex_with_flag")
+
+
+@checker
+@_uses_process
+def check_event_timing(time_fn: Any, model_id: Any, inputs: Any, outputs: Any, stream: Any) -> Feedback:
+    """Exercise 16: time_fn(model_id, inputs, outputs, stream) times one execute_async with two events of its own."""
+    bad = _need_function(time_fn, "time_execute")
+    if bad is not None:
+        return bad
+    if (_dataset_handle(inputs) is None or _dataset_handle(outputs) is None or not isinstance(model_id, int)
+            or not isinstance(stream, int) or isinstance(stream, bool) or not stream):
+        return _wrong_type("model_id, the input and output datasets and an explicit stream", stream,
+                           "model_id、输入和输出数据集以及一个显式创建的 Stream")
+    run = run_recorded(time_fn, model_id, inputs, outputs, stream)
+    try:
+        bad = _first(_raised(run, "time_execute"), _process_calls(run, "time_execute"), _failed_calls(run))
+        return bad if bad is not None else _timing_verdict(run, model_id, stream)
+    finally:
+        cleanup(run)
+
+
+def _timing_verdict(run: Run, model_id: int, stream: int) -> Feedback:
+    """The learner's events: their own, recorded on ``stream`` around one execute_async, waited for, timed, destroyed."""
+    calls = run.named_all()
+    made = [_handle(c) for c in calls if c.api in _EVENT_CREATORS and _handle(c)]
+    timed = [i for i, c in enumerate(calls) if c.api == "acl.rt.event_elapsed_time" and c.ret == 0]
+    if len(made) < 2:
+        return _no("time_execute must create its two events itself: start, ret = acl.rt.create_event() and the same "
+                   "for end (events made before the function do not count).",
+                   "time_execute 必须自己创建两个 Event：start, ret = acl.rt.create_event()，end 同样（函数之前创建的 Event 不算）。")
+    if not timed:
+        return _no("read the time with ms, ret = acl.rt.event_elapsed_time(start, end).",
+                   "用 ms, ret = acl.rt.event_elapsed_time(start, end) 读出耗时。")
+    at_ = timed[-1]
+    start, end = calls[at_].args[:2]
+    if start not in made or end not in made:
+        return _no("event_elapsed_time must get the two events time_execute created (start, end), not others.",
+                   "event_elapsed_time 的参数必须是 time_execute 自己创建的两个 Event（start, end），而不是别的 Event。")
+    return _first(_records_verdict(calls[:at_], model_id, stream, start, end),
+                  _result_verdict(run, calls, at_, made))
+
+
+def _last_record(calls: List[Call], event: int) -> Optional[int]:
+    """Index of the last acl.rt.record_event of ``event`` in ``calls`` (None: never recorded)."""
+    found = [i for i, c in enumerate(calls) if c.api == "acl.rt.record_event" and c.args[:1] == (event,)]
+    return found[-1] if found else None
+
+
+def _records_verdict(calls: List[Call], model_id: int, stream: int, start: int, end: int) -> Optional[Feedback]:
+    """Both records on ``stream``, start before and end after exactly one execute_async there, then a wait."""
+    s, e = _last_record(calls, start), _last_record(calls, end)
+    if s is None or e is None:
+        return _no("record both events on the stream: acl.rt.record_event(start, stream) before the inference, "
+                   "acl.rt.record_event(end, stream) after it.",
+                   "两个 Event 都要记录到 Stream 上：推理之前 acl.rt.record_event(start, stream)，推理之后 "
+                   "acl.rt.record_event(end, stream)。")
+    for i in (s, e):
+        if calls[i].args[1] != stream:
+            return _no(f"an event was recorded on stream {calls[i].args[1]:#x}, not on the stream the inference runs on: "
+                       "record both with acl.rt.record_event(event, stream) — an event only stamps its own stream.",
+                       f"有一个 Event 记录在 Stream {calls[i].args[1]:#x} 上，而不是推理所在的 Stream：两个都用 "
+                       "acl.rt.record_event(event, stream) 记录——Event 只给它自己的 Stream 打时间戳。")
+    runs = [c for c in calls[s + 1:e] if c.api in ("acl.mdl.execute_async", "acl.mdl.execute")]
+    if not runs or any(c.api == "acl.mdl.execute" or c.args[3:4] != (stream,) or c.args[:1] != (model_id,)
+                       for c in runs):
+        return _no("between the two records queue the inference on the same stream: "
+                   "acl.mdl.execute_async(model_id, inputs.dataset, outputs.dataset, stream) (record start first, "
+                   "end after it; a synchronous execute does not run on the stream).",
+                   "在两次记录之间把推理放入同一个 Stream：acl.mdl.execute_async(model_id, inputs.dataset, outputs.dataset, "
+                   "stream)（先记录 start，之后再记录 end；同步的 execute 不在这个 Stream 上执行）。")
+    if len(runs) > 1:
+        return _no(f"time one inference: {len(runs)} execute_async calls lie between the two records.",
+                   f"只计时一次推理：两次记录之间有 {len(runs)} 次 execute_async。")
+    waits = [c for c in calls[e + 1:] if (c.api == "acl.rt.synchronize_event" and c.args[:1] == (end,))
+             or (c.api == "acl.rt.synchronize_stream" and c.args[:1] == (stream,))]
+    if not waits:
+        return _no("wait before reading the time: acl.rt.synchronize_event(end) (or synchronize_stream(stream)) after "
+                   "recording end — until then the end event may not have happened on a board.",
+                   "读耗时之前要等待：记录 end 之后调用 acl.rt.synchronize_event(end)（或 synchronize_stream(stream)）"
+                   "——在开发板上，在此之前 end 可能还没有发生。")
+    return None
+
+
+def _result_verdict(run: Run, calls: List[Call], at_: int, made: List[int]) -> Feedback:
+    """The returned value is the elapsed time those events gave, and both events were destroyed."""
+    ms = calls[at_].value
+    got = run.result
+    if isinstance(got, bool) or not isinstance(got, (float, int, np.floating)) or \
+            abs(float(got) - float(ms)) > 1e-6 * max(1.0, abs(float(ms))):
+        return _no(f"return the milliseconds event_elapsed_time gave ({ms:.3f}), not {got!r:.30}.",
+                   f"请返回 event_elapsed_time 给出的毫秒数（{ms:.3f}），而不是 {got!r:.30}。")
+    destroyed = {c.args[0] for c in calls if c.api == "acl.rt.destroy_event" and c.args}
+    if any(h not in destroyed for h in made):
+        return _no("destroy the events before returning: acl.rt.destroy_event(start) and acl.rt.destroy_event(end) "
+                   "(the checker destroyed them).",
+                   "返回之前要销毁 Event：acl.rt.destroy_event(start) 和 acl.rt.destroy_event(end)（检查器已替你销毁）。")
+    where = "simulator: cost model" if on_simulator() else "measured on the device"
+    return _ok(f"one execute_async between two events recorded on its stream, waited for, {float(ms):.3f} ms "
+               f"({where}) from those events; both destroyed.",
+               f"一次 execute_async 位于记录在同一 Stream 上的两个 Event 之间，已等待，由这两个 Event 得到 {float(ms):.3f} ms"
+               f"（{'模拟器：代价模型' if on_simulator() else '在 Device 上测得'}）；两个 Event 都已销毁。")
 
 
 def ledger_summary() -> str:

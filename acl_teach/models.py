@@ -5,7 +5,7 @@ it is given. On a board the OMs are built by CANN's ``atc`` for ``acl.get_soc_na
 """
 from __future__ import annotations
 
-from typing import List, Tuple
+from typing import List, Sequence, Tuple
 
 from . import backend
 from .toolchain import assets
@@ -61,6 +61,25 @@ def compile_ops(ops: List[dict], name: str) -> str:
 def image(name: str) -> str:
     """Path of a shipped photo ('coffee.png', 'chelsea.png', 'rocket.jpg')."""
     return assets.image(name)
+
+
+def video_clip(path: str, images: Sequence[str], width: int, height: int, frames: int) -> str:
+    """Write a small H.264 (main profile, Annex B) clip of the photos, slowly panned: a stand-in for a camera's
+    recording (notebook 15). The file is the same on every machine that has the same PyAV/x264."""
+    from .toolchain import video
+    return video.write_stream(path, images, width, height, frames, "h264")
+
+
+def video_frames(images: Sequence[str], width: int, height: int, frames: int) -> List[bytes]:
+    """The same kind of clip as a list of access units (one bytes object a frame, decode order)."""
+    from .toolchain import video
+    return video.encode(images, width, height, frames, "h264")
+
+
+def reference_nv12(units: Sequence[bytes]) -> list:
+    """FFmpeg's decode of those units, each picture packed NV12 (height * 3/2, width): what VDEC must give."""
+    from .toolchain import video
+    return video.decode_nv12(units, "h264")
 
 
 def sample_images() -> List[str]:

@@ -111,7 +111,7 @@ def test_course_init_writes_config_and_every_assignment(tmp_path):
     config = (tmp_path / "c" / "nbgrader_config.py").read_text()
     assert "c.CourseDirectory.course_id = 'acl-teach'" in config and "c.Execute.timeout = 180" in config
     names = sorted(os.listdir(tmp_path / "c" / "source"))
-    assert names == course.assignments() and len(names) == 14 and names[0].startswith("01_")
+    assert names == course.assignments() and len(names) == 16 and names[0].startswith("01_")
     assert course.init(str(tmp_path / "zh"), lang="zh", only=["01"]) == ["01_init_and_resources"]
     zh = nbformat.read(str(tmp_path / "zh" / "source" / "01_init_and_resources" / "01_init_and_resources.ipynb"), 4)
     assert any("练习" in c.source for c in zh.cells)
@@ -131,7 +131,7 @@ def test_every_exercise_has_a_solution_and_a_graded_test():
 @GRADED
 def test_solutions_get_full_marks(graded):
     _, scores = graded
-    assert len(scores["solutions"]) == 14
+    assert len(scores["solutions"]) == 16
     for a, (score, top) in scores["solutions"].items():
         assert top > 0 and score == top, (a, score, top)
 

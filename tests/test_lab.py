@@ -816,3 +816,149 @@ def test_the_new_checkers_say_not_written_yet(datasets, add_op, acl):
             assert "还没有写" in fb.message_zh
     finally:
         acl.mdl.destroy_desc(desc.model_desc)
+
+
+# -- 15 ---------------------------------------------------------------------------------------------------------
+def _keeper(acl, kept, padded=False, row=None, uv_at=None, code=None, free=True, eos=True, keep_eos=False,
+            copy=True):
+    """A VDEC callback like the notebook's solution, with one typical mistake switched on."""
+    media = acl.media
+
+    def keep_frame(stream_desc, pic_desc, user_data):
+        if stream_desc:
+            assert media.dvpp_destroy_stream_desc(stream_desc) == 0
+        if not pic_desc:
+            if keep_eos:
+                kept[user_data] = (0, None)
+            if eos:
+                return
+        data = media.dvpp_get_pic_desc_data(pic_desc)  # raises on pic desc 0 when eos=False
+        ret_code = media.dvpp_get_pic_desc_ret_code(pic_desc) if code is None else code
+        picture = None
+        if ret_code == 0:
+            w, h = media.dvpp_get_pic_desc_width(pic_desc), media.dvpp_get_pic_desc_height(pic_desc)
+            ws, hs = media.dvpp_get_pic_desc_width_stride(pic_desc), media.dvpp_get_pic_desc_height_stride(pic_desc)
+            size = ws * hs * 3 // 2
+            if copy:
+                host, ret = acl.rt.malloc_host(size)
+                assert ret == 0 and acl.rt.memcpy(host, size, data, size, 2) == 0
+                buf = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.uint8)
+                assert acl.rt.free_host(host) == 0
+            else:
+                buf = np.zeros(size, np.uint8)  # never copied: what a host read of device memory cannot give
+            stride = ws if row is None else row(w, ws)
+            uv0 = ws * hs if uv_at is None else uv_at(w, h)
+            y = buf[:stride * h].reshape(h, stride)[:, :w]
+            uv = buf[uv0:uv0 + stride * (h // 2)].reshape(h // 2, stride)[:, :w]
+            picture = buf.copy() if padded else np.vstack([y, uv])
+        kept[user_data] = (ret_code, picture)
+        if free:
+            assert media.dvpp_free(data) == 0
+        assert media.dvpp_destroy_pic_desc(pic_desc) == 0
+    return keep_frame
+
+
+def test_check_vdec_callback(ready):
+    acl = ready
+    before = _live()
+    kept = {}
+    fb = lab.check_vdec_callback(_keeper(acl, kept), kept)
+    assert fb and fb.message_zh and "byte-exact" in fb.message, fb
+    assert _live() == before  # the checker's channel, thread, descs and memory are all gone
+    assert len(kept) == 4 and sum(1 for c, p in kept.values() if c != 0 and p is None) == 1  # 3 frames + the broken
+
+
+@pytest.mark.parametrize("mistake,words", [
+    (dict(padded=True), ["padding"]),                                    # the whole strided buffer
+    (dict(row=lambda w, ws: w), ["width_stride"]),                       # rows read at width, not the stride
+    (dict(uv_at=lambda w, h: w * h), ["UV plane starts"]),               # UV taken at width x height
+    (dict(code=0), ["ret_code"]),                                        # ret_code never read
+    (dict(free=False), ["not freed"]),                                   # output memory leaked
+    (dict(eos=False), ["raised", "end-of-stream"]),                      # crashes on the EOS callback
+    (dict(keep_eos=True), ["end-of-stream"]),                            # an entry for EOS
+    (dict(copy=False), ["acl.rt.memcpy"]),                               # the picture never copied from the device
+])
+def test_check_vdec_callback_mistakes(ready, mistake, words):
+    acl = ready
+    before = _live()
+    kept = {}
+    _wrong(lab.check_vdec_callback(_keeper(acl, kept, **mistake), kept), *words)
+    assert _live() == before  # whatever the callback left, the checker released
+
+
+def test_check_vdec_callback_is_not_fooled(ready):
+    acl = ready
+    media = acl.media
+    kept = {}
+    assert lab.check_vdec_callback(_keeper(acl, kept), kept)
+    old = dict(kept)
+
+    def tidy_only(stream_desc, pic_desc, user_data):  # releases everything, keeps nothing: the last run's answers
+        if stream_desc:
+            media.dvpp_destroy_stream_desc(stream_desc)
+        if pic_desc:
+            media.dvpp_free(media.dvpp_get_pic_desc_data(pic_desc))
+            media.dvpp_destroy_pic_desc(pic_desc)
+    _wrong(lab.check_vdec_callback(tidy_only, old), "no entry for frame 0")   # leftover state from a previous run
+    _wrong(lab.check_vdec_callback(None, kept), "pass your function")
+    _wrong(lab.check_vdec_callback(_keeper(acl, kept), [1, 2]), "expected")
+    _wrong(lab.check_vdec_callback(lambda s, p, u: (_ for _ in ()).throw(NotImplementedError()), kept),
+           "not written yet")
+
+# -- 16 ---------------------------------------------------------------------------------------------------------
+def _time_execute(acl, record_on=None, sync=True, destroy=True, runs=1, answer=None, own=True, reverse=False):
+    """A learner's time_execute, right by default, or with one typical mistake."""
+    leftover = [acl.rt.create_event()[0], acl.rt.create_event()[0]] if not own else None
+
+    def time_execute(model_id, inputs, outputs, stream):
+        start, end = leftover or (acl.rt.create_event()[0], acl.rt.create_event()[0])
+        on = stream if record_on is None else record_on
+        acl.rt.record_event(start, on)
+        for _ in range(runs):
+            acl.mdl.execute_async(model_id, inputs.dataset, outputs.dataset, stream)
+        acl.rt.record_event(end, on)
+        if sync:
+            acl.rt.synchronize_event(end)
+        ms, ret = acl.rt.event_elapsed_time(*((end, start) if reverse else (start, end)))
+        if destroy:
+            acl.rt.destroy_event(start)
+            acl.rt.destroy_event(end)
+        return ms if answer is None else answer
+    return time_execute, leftover
+
+
+def test_check_event_timing(datasets, acl):
+    model_id, inputs, outputs = datasets
+    stream, _ = acl.rt.create_stream()
+    other, _ = acl.rt.create_stream()
+    before = _live()
+    try:
+        fb = lab.check_event_timing(_time_execute(acl)[0], model_id, inputs, outputs, stream)
+        assert fb and "3.322 ms (simulator: cost model)" in fb.message, fb
+        _wrong(lab.check_event_timing(_time_execute(acl, answer=3.322)[0], model_id, inputs, outputs, stream),
+               "return the milliseconds")                                                  # a typed literal
+        _wrong(lab.check_event_timing(lambda m, i, o, s: 3.322, model_id, inputs, outputs, stream), "create its two")
+        _wrong(lab.check_event_timing(_time_execute(acl, record_on=other)[0], model_id, inputs, outputs, stream),
+               "not on the stream the inference runs on")
+        _wrong(lab.check_event_timing(_time_execute(acl, record_on=0)[0], model_id, inputs, outputs, stream),
+               "not on the stream")                                                        # the default stream
+        _wrong(lab.check_event_timing(_time_execute(acl, sync=False)[0], model_id, inputs, outputs, stream),
+               "wait before reading")
+        _wrong(lab.check_event_timing(_time_execute(acl, runs=2)[0], model_id, inputs, outputs, stream),
+               "time one inference")
+        _wrong(lab.check_event_timing(_time_execute(acl, runs=0)[0], model_id, inputs, outputs, stream),
+               "queue the inference")
+        _wrong(lab.check_event_timing(_time_execute(acl, reverse=True)[0], model_id, inputs, outputs, stream),
+               "event_elapsed_time returned")                                              # end before start: 107007
+        fn, leftover = _time_execute(acl, own=False)                                       # events made beforehand
+        _wrong(lab.check_event_timing(fn, model_id, inputs, outputs, stream), "create its two")
+        _wrong(lab.check_event_timing(_time_execute(acl, destroy=False)[0], model_id, inputs, outputs, stream),
+               "destroy the events")
+        assert _live() == before                                                           # the checker destroyed them
+        _wrong(lab.check_event_timing(lambda *a: (_ for _ in ()).throw(NotImplementedError()), model_id, inputs,
+                                      outputs, stream), "not written yet")
+        _wrong(lab.check_event_timing(None, model_id, inputs, outputs, stream), "pass your function")
+        _wrong(lab.check_event_timing(_time_execute(acl)[0], model_id, inputs, outputs, 0), "explicit stream")
+    finally:
+        acl.rt.destroy_stream(stream)
+        acl.rt.destroy_stream(other)

@@ -98,6 +98,16 @@ API_PAGES = {
     "acl.mdl.set_input_dynamic_dims": _E800 + "aclpythondevg_01_0168.html",
     "acl.mdl.set_input_aipp": "https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/"
                               "aclpythondevg/aclpythondevg_01_0155.html",
+    # events (notebook 16)
+    "acl.rt.create_event": "https://www.hiascend.com/doc_center/source/zh/canncommercial/601/inferapplicationdev/"
+                           "aclpythondevg/aclpythondevg_01_0073.html",
+    "acl.rt.record_event": "https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/"
+                           "aclpythondevg_01_0093.html",
+    "acl.rt.synchronize_event": "https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/"
+                                "appdevgapi/aclpythondevg_01_0098.html",
+    "acl.rt.event_elapsed_time": _Z800 + "aclpythondevg_01_0100.html",
+    "acl.rt.stream_wait_event": "https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/"
+                                "aclpythondevg_01_0101.html",
 }
 #: other official pages the reference and the seed documents give (guides, not API pages)
 GUIDE_PAGES = {
@@ -124,6 +134,21 @@ GUIDE_PAGES = {
     "https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/atctool/atlasatc_16_0027.html",
     # JPEGE functions and constraints (pyACL, CANN 8.0.0)
     "https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html",
+    # video (notebook 15): VDEC functions and constraints (stream formats, frame-by-frame input, output strides on the
+    # 310/310P and the Atlas 200I/500 A2's 310B)
+    "https://www.hiascend.com/document/detail/zh/canncommercial/700/inferapplicationdev/aclpythondevg/"
+    "aclpythondevg_01_0329.html",
+    # events and profiling (notebook 16): aclrtStreamWaitEvent (C), acl.prof.start and the pyACL profiling API notes,
+    # aclprofCreateConfig's data types, the acl.json profiler section, msprof export, acl.init's config (dump and
+    # profiling), the dump configuration example
+    "https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclcppdevg_03_0091.html",
+    "https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0852.html",
+    "https://hiascend.com/doc_center/source/zh/canncommercial/80RC1/apiref/appdevgapi/aclpythondevg_01_0848.html",
+    "https://hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclcppdevg/aclcppdevg_03_0752.html",
+    "https://www.hiascend.com/document/detail/zh/canncommercial/700/devtools/auxiliarydevtool/atlasprofiling_16_0152.html",
+    "https://www.hiascend.com/document/detail/zh/canncommercial/601/devtools/auxiliarydevtool/atlasprofiling_16_0098.html",
+    "https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html",
+    "https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0155.html",
     # CANN 文档速递 09 (seed 004)
     "https://www.hiascend.com/developer/techArticles/20220527-4",
 }
@@ -139,7 +164,9 @@ RET = {"acl.init", "acl.finalize", "acl.rt.set_device", "acl.rt.reset_device", "
        "acl.mdl.set_dynamic_hw_size", "acl.op.set_model_dir", "acl.op.set_attr_int", "acl.op.execute_v2",
        "acl.op.cast", "acl.op.load", "acl.mdl.set_input_dynamic_dims", "acl.mdl.set_input_aipp", "acl.mdl.destroy_aipp",
        "acl.mdl.set_aipp_input_format", "acl.mdl.set_aipp_src_image_size", "acl.mdl.set_aipp_crop_params",
-       "acl.mdl.set_aipp_csc_params", "acl.mdl.set_aipp_dtc_pixel_mean", "acl.mdl.set_aipp_pixel_var_reci"}
+       "acl.mdl.set_aipp_csc_params", "acl.mdl.set_aipp_dtc_pixel_mean", "acl.mdl.set_aipp_pixel_var_reci",
+       "acl.rt.record_event", "acl.rt.synchronize_event", "acl.rt.destroy_event", "acl.rt.stream_wait_event",
+       "acl.rt.reset_event"}
 TUPLE = {"acl.rt.get_run_mode": 2, "acl.rt.create_context": 2, "acl.rt.get_context": 2, "acl.rt.create_stream": 2,
          "acl.rt.malloc": 2, "acl.rt.malloc_host": 2, "acl.rt.get_mem_info": 3, "acl.util.start_thread": 2,
          "acl.mdl.load_from_file": 2, "acl.mdl.load_from_mem": 2, "acl.mdl.load_from_file_with_mem": 2,
@@ -147,7 +174,8 @@ TUPLE = {"acl.rt.get_run_mode": 2, "acl.rt.create_context": 2, "acl.rt.get_conte
          "acl.mdl.get_output_dims": 2, "acl.mdl.get_cur_output_dims": 2, "acl.mdl.get_input_index_by_name": 2,
          "acl.mdl.get_output_index_by_name": 2, "acl.mdl.get_dynamic_batch": 2, "acl.mdl.get_dynamic_hw": 2,
          "acl.mdl.get_input_dynamic_gear_count": 2, "acl.mdl.get_input_dynamic_dims": 2, "acl.get_version": 4,
-         "acl.mdl.get_input_dims_range": 2}
+         "acl.mdl.get_input_dims_range": 2, "acl.rt.create_event": 2, "acl.rt.event_elapsed_time": 2,
+         "acl.rt.query_event_status": 2}
 ODD = {"acl.mdl.add_dataset_buffer"}  # (dataset, ret): the dataset it was given, then ret
 VALUE = {"acl.mdl.create_desc": int, "acl.mdl.create_dataset": int, "acl.create_data_buffer": int,
          "acl.mdl.get_num_inputs": int, "acl.mdl.get_num_outputs": int, "acl.mdl.get_input_size_by_index": int,
@@ -379,8 +407,19 @@ def _scenario(acl, tmp_path):
     call("acl.rt.memset", out_ptr, out_size, 0, out_size)
     call("acl.rt.memcpy_async", out_ptr, out_size, out_ptr, out_size, 3, stream)
     call("acl.mdl.execute", mid, sets["in"], sets["out"])
+    start, _ = call("acl.rt.create_event")
+    end, _ = acl.rt.create_event()
+    call("acl.rt.record_event", start, stream)
     call("acl.mdl.execute_async", mid, sets["in"], sets["out"], stream)
+    call("acl.rt.record_event", end, stream)
+    call("acl.rt.stream_wait_event", stream, end)
+    call("acl.rt.reset_event", end, stream)
+    call("acl.rt.query_event_status", start)
+    call("acl.rt.synchronize_event", start)
     call("acl.rt.synchronize_stream", stream)
+    call("acl.rt.event_elapsed_time", start, start)
+    call("acl.rt.destroy_event", start)
+    acl.rt.destroy_event(end)
     host, _ = call("acl.rt.malloc_host", out_size)
     acl.rt.memcpy(host, out_size, out_ptr, out_size, 2)
     call("acl.util.ptr_to_bytes", host, out_size)

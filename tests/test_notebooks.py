@@ -13,7 +13,8 @@ from helpers import ROOT
 SERIES = ["00_welcome", "01_init_and_resources", "02_load_model", "03_model_desc", "04_buffers_and_datasets",
           "05_preprocess_and_copy", "06_execute", "07_results_top5", "08_release_and_leaks",
           "09_async_and_callbacks", "10_dynamic_batch", "11_full_pipeline", "12_model_desc_explorer",
-          "13_capstone", "14_media_dvpp"]
+          "13_capstone", "14_media_dvpp", "15_video_decode",
+          "16_events_and_profiling"]
 EDITIONS = {"en": os.path.join(ROOT, "notebooks"), "zh": os.path.join(ROOT, "notebooks", "zh")}
 NOTEBOOKS = [p for folder in EDITIONS.values() for p in sorted(glob.glob(os.path.join(folder, "*.ipynb")))]
 

@@ -207,6 +207,23 @@ def test_acl_init_profiler_section_profiles_until_finalize(acl, tmp_path, tiny_m
     assert "model" in cats and cats.count("op") == 2
 
 
+def test_acl_prof_init_is_refused_while_acl_inits_profiler_section_collects(acl, tmp_path):
+    """The pyACL profiling guide: with profiling configured through acl.init, acl.prof.init … return an error."""
+    cfg = tmp_path / "acl.json"
+    cfg.write_text(json.dumps({"profiler": {"switch": "on", "output": str(tmp_path / "out")}}))
+    assert acl.init(str(cfg)) == 0
+    try:
+        assert acl.prof.init(str(tmp_path / "api")) == 100042
+        assert acl.prof.finalize() == 100043  # acl.prof.init never ran
+    finally:
+        assert acl.finalize() == 0
+    assert acl.init() == 0  # a fresh process-wide init without the section: acl.prof works again
+    try:
+        assert acl.prof.init(str(tmp_path / "api")) == 0 and acl.prof.finalize() == 0
+    finally:
+        acl.finalize()
+
+
 def test_acl_init_profiler_section_must_be_an_object(acl, tmp_path):
     cfg = tmp_path / "acl.json"
     cfg.write_text(json.dumps({"profiler": "on"}))

@@ -77,6 +77,41 @@ class GroupScheduling(LoadScopeScheduling):  # type: ignore[misc,valid-type]
             return "group:" + nodeid.rsplit("@", 1)[1]
         return nodeid
 
+    def remove_node(self, node):
+        """A worker that died mid-unit: its crashed test is done (xdist reports it failed), the rest goes back.
+
+        xdist's own LoadScopeScheduling re-queues the crashed test too, so every replacement worker
+        crashes on it again, and it hands work to a replacement that has not collected yet (a KeyError
+        inside the controller, which then waits forever: CI's 90 minutes gone on one segfault).
+        """
+        workload = self.assigned_work.pop(node)
+        pending = [(scope, unit) for scope, unit in workload.items() if not all(unit.values())]
+        if not pending:
+            return None
+        scope, unit = pending[0]
+        crashitem = next(nodeid for nodeid, done in unit.items() if not done)
+        unit[crashitem] = True
+        for scope, unit in pending:
+            if not all(unit.values()):
+                self.workqueue[scope] = unit
+        for other in list(self.assigned_work):
+            self._reschedule(other)
+        return crashitem
+
+    def _reschedule(self, node) -> None:
+        """Keep a collected worker two tests ahead, and tell it when nothing is left.
+
+        A worker runs a test only once it knows the next one (or that none follows), so a replacement
+        given one single-test unit by xdist's heuristic would wait for ever; a replacement still
+        collecting cannot take work yet.
+        """
+        if node not in self.registered_collections or node.shutting_down:
+            return
+        while self.workqueue and self._pending_of(self.assigned_work[node]) < 2:
+            self._assign_work_unit(node)
+        if not self.workqueue:
+            node.shutdown()
+
 
 _FILE_KEY = pytest.StashKey[str]()
 

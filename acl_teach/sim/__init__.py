@@ -35,6 +35,7 @@ from .tensordesc_set import *  # noqa: F401,F403  (acl.set_tensor_* and the rema
 from .opdesc import (create_tensor_desc, data_type_size, destroy_tensor_desc, get_tensor_desc_dim_v2,  # noqa: F401
                      get_tensor_desc_element_count, get_tensor_desc_format, get_tensor_desc_num_dims,
                      get_tensor_desc_size, get_tensor_desc_type, set_tensor_const)
+from .cann_info import *  # noqa: F401,F403  (CANN attributes, device capability, versions, finalize_reference)
 from .process import app_log, finalize, get_recent_err_msg, get_soc_name, get_version, init, leak_report  # noqa
 from .state import Config, SimulatorFault, SimWarning, replace_state, state  # noqa: F401
 from .surface import NotSimulatedError  # noqa: F401

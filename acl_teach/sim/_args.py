@@ -240,12 +240,20 @@ def _precondition(api: str, needs: str) -> int:
     return ret
 
 
-def binding(api: str, fmt: str = "", needs: str = "", outs: int = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def _empty(outs: Any) -> Tuple[Any, ...]:
+    """The values before ret when a precondition fails: ``outs`` zeros, or the given values (callables called)."""
+    if isinstance(outs, int):
+        return (0,) * outs
+    return tuple(v() if callable(v) else v for v in outs)
+
+
+def binding(api: str, fmt: str = "", needs: str = "", outs: Any = 0) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Make ``func(api, *args)`` pyACL's ``api``: positional args parsed like ``fmt``, ``needs`` checked first.
 
     The body receives the API name as its first argument, so it is written once. A failed
     precondition returns its code the way the call returns codes: bare, or after ``outs`` zero values
-    (``(0, ret)`` for create_context, ``(0, 0, ret)`` for get_mem_info). ``fmt`` is recorded on the function
+    (``(0, ret)`` for create_context, ``(0, 0, ret)`` for get_mem_info); ``outs`` may instead be the tuple of
+    values to return before ret (``(0.0,)`` for a C float, ``(dict,)`` for a fresh dict each time). ``fmt`` is recorded on the function
     (``__acl_fmt__``) and checked against the binding's table by tests/test_binding_table.py; when the binding's
     wrapper never parses (its table format is None), extra positional arguments are ignored as on a board.
     """
@@ -269,7 +277,7 @@ def binding(api: str, fmt: str = "", needs: str = "", outs: int = 0) -> Callable
             if needs:
                 ret = _precondition(api, needs)
                 if ret:
-                    return (0,) * outs + (ret,) if outs else ret
+                    return _empty(outs) + (ret,) if outs else ret
             result = func(api, *parsed)
             return _check_shape(api, result) if _checking else result
 

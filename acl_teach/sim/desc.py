@@ -23,6 +23,7 @@ class ModelDesc:
 
     header: Optional[Dict[str, Any]] = None
     model_id: int = 0
+    unloaded: bool = False  # filled by get_desc_from_file / _mem: no loaded model behind it
 
 
 def _desc(handle: int) -> Optional[ModelDesc]:
@@ -64,7 +65,7 @@ def get_desc(api, model_desc, model_id):
     loaded, ret = get_model(api, model_id)
     if ret:
         return ret
-    desc.header, desc.model_id = loaded.model.header, model_id
+    desc.header, desc.model_id, desc.unloaded = loaded.model.header, model_id, False
     entry = st.ledger.get(model_desc)
     if entry is not None:
         entry.detail = f"of model {model_id}"
@@ -146,6 +147,9 @@ def get_cur_output_dims(api, model_desc, index):
     found, ret = _dims(api, model_desc, "outputs", index)
     if ret:
         return found, ret
+    if _desc(model_desc).unloaded:  # the get_desc_from_mem page: such a desc does not serve get_cur_output_dims
+        return {}, fail(100000, api, "this desc came from get_desc_from_file/_mem (no loaded model, so no current "
+                        "gear); use get_output_dims, or get_desc after load (UNCONFIRMED code).")
     gear = current_gear(_desc(model_desc))
     dims = _entry(model_desc, "outputs", index)["gear_dims"].get(gear) if gear else None
     return (_dims_dict(found["name"], dims) if dims else found), 0

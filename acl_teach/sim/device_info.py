@@ -52,7 +52,7 @@ def get_device_capability(api, device_id, feature):
     return R.DEV_FEATURE_NOT_SUPPORT, 0
 
 
-@binding("acl.rt.device_get_uuid", "i", needs=INIT)
+@binding("acl.rt.device_get_uuid", "i", needs=INIT, outs=(lambda: {"bytes": [0] * 16},))
 def device_get_uuid(api, device_id):
     """({'bytes': 16 ints}, ret): a uuid stable for one simulated device id (simulator: derived from the id)."""
     ret = _check_device_id(api, device_id)
@@ -116,11 +116,15 @@ def device_peer_access_status(api, device_id, peer_device_id):
 
 
 # -- status --------------------------------------------------------------------------------------
-@binding("acl.rt.get_device_utilization_rate", "i", needs=INIT)
+def _idle() -> dict:
+    return {"cube_utilization": 0, "vector_utilization": 0, "aicpu_utilization": 0, "memory_utilization": 0,
+            "utilization_extend": 0}
+
+
+@binding("acl.rt.get_device_utilization_rate", "i", needs=INIT, outs=(_idle,))
 def get_device_utilization_rate(api, device_id):
     """({'cube_utilization', …, 'memory_utilization' %}, ret): memory from the allocations; cores idle between calls."""
-    info = {"cube_utilization": 0, "vector_utilization": 0, "aicpu_utilization": 0, "memory_utilization": 0,
-            "utilization_extend": 0}
+    info = _idle()
     ret = _check_device_id(api, device_id)
     if ret:
         return info, ret

@@ -329,7 +329,7 @@ def _timeline_flag(api: str, obj: Event, which: str) -> int:
                 f"acl.rt.create_event() or with ACL_EVENT_TIME_LINE to measure time.")
 
 
-@binding("acl.rt.event_elapsed_time", "kk", needs=INIT, outs=1)
+@binding("acl.rt.event_elapsed_time", "kk", needs=INIT, outs=(0.0,))
 def event_elapsed_time(api, start, end):
     """(ms, ret): the simulated device time between two recorded events, as a C float."""
     t = []

@@ -35,6 +35,7 @@ from .aipp_dynamic import block_problem
 from .dataset import lookup_dataset, note_output_shape
 from .memory import DEVICE_BASE, GARBAGE, Region, describe, space, warn_once, write_problem
 from .model import LoadedModel, get_model, models
+from .mdl_dump import after_execute as _dump_after
 from .runtime import is_board
 from .state import fail, state, warn
 from .streams import enqueue, resolve_stream
@@ -188,6 +189,7 @@ def run(loaded: LoadedModel, in_ds: int, out_ds: int) -> None:
         if gear is not None:
             note_output_shape(out_ds, i, entry["data_type"], list(data.shape), entry["format"])
     loaded.current_gear = gear
+    _dump_after(loaded, feeds, results)  # acl.mdl.set_dump: nothing unless a dump is configured
     _bill(loaded, gear)
 
 

@@ -10,6 +10,8 @@ from .desc import (create_desc, destroy_desc, get_cur_output_dims, get_desc, get
 from .execute import execute, execute_async, set_dynamic_batch_size, set_dynamic_hw_size
 from .model import (load_from_file, load_from_file_with_mem, load_from_mem, load_from_mem_with_mem, query_size,
                     query_size_from_mem, unload)
+from .mdl_desc_file import get_desc_from_file, get_desc_from_mem, get_tensor_real_name  # noqa: F401
+from .mdl_dump import dump_reg_callback, dump_unreg_callback, finalize_dump, init_dump, set_dump  # noqa: F401
 from .mdl_config import *  # noqa: F401,F403  (load_with_config, config handles, execute_v2)
 from .dynamic_dims import get_input_dims_range, set_input_dynamic_dims  # noqa: F401  (atc --dynamic_dims)
 from .aipp import get_aipp_type, get_first_aipp_info  # noqa: F401  (static AIPP queries)

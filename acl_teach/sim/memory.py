@@ -393,7 +393,8 @@ def describe(region: Region) -> str:
             "bytes": "bytes object (acl.util.bytes_to_ptr)",
             "numpy": "ndarray (acl.util.numpy_to_ptr)", "model": "loaded model's weight/work memory",
             "dvpp": "DVPP allocation (acl.media.dvpp_malloc)",
-            "mapped": "registered host memory (acl.rt.host_register)"}[region.kind]
+            "mapped": "registered host memory (acl.rt.host_register)",
+            "vmm": "mapped physical memory (acl.rt.map_mem; release with unmap_mem)"}.get(region.kind, region.kind)
 
 
 _SPACE_LOCK = threading.Lock()

@@ -167,7 +167,7 @@ def _attributes(location_type: int, device_id: int, page_size: int) -> dict:
             "rsv": [0] * R.PTR_ATTR_RSV_WORDS}
 
 
-@binding("acl.rt.pointer_get_attributes", "k", needs=INIT)
+@binding("acl.rt.pointer_get_attributes", "k", needs=INIT, outs=(lambda: _attributes(0, 0, 0),))
 def pointer_get_attributes(api, ptr):
     """({'location': {'id', 'type'}, 'page_size', 'rsv'}, ret): where ``ptr``'s memory lives.
 
@@ -334,3 +334,16 @@ def malloc_with_cfg(api, size, policy, cfg):
 def malloc_host_with_cfg(api, size, cfg):
     """(host pointer, ret): acl.rt.malloc_host with an aclrtMallocConfig dict ({} for none)."""
     return _host_with_cfg(api, size, cfg)
+
+
+@binding("acl.rt.malloc_for_task_scheduler", "kiO")
+def malloc_for_task_scheduler(api, size, policy, cfg):
+    """(device pointer, ret): device memory for task-scheduler use, with an aclrtMallocConfig dict ({} for none).
+
+    The binding parses the config as malloc_with_cfg's (same texts); simulator: the memory is an ordinary
+    device allocation (freed with acl.rt.free), noted as for the task scheduler.
+    """
+    ptr, ret = _malloc_with_cfg(api, size, policy, cfg)
+    if not ret:
+        space().allocs[ptr].note = "for task scheduler"
+    return ptr, ret

@@ -38,6 +38,7 @@ def init(api, config_path=None):
     st = state()
     with st.lock:
         if st.initialized:
+            set_init_refs(init_refs() + 1)  # aclInitImpl counts each repeat for acl.finalize_reference
             return fail(100002, api, "AscendCL is already initialised in this process.")
         if st.ever_initialized and st.config.init_once:
             return fail(100002, api, "this process already ran acl.init and acl.finalize; on CANN <= 8.0 "
@@ -58,8 +59,18 @@ def init(api, config_path=None):
                     return ret
         st.initialized = True
         st.ever_initialized = True
+        set_init_refs(1)
         st.ledger.add("acl", 0, f"acl.init({config_path!r})" if config_path else "acl.init()", key="acl")
         return 0
+
+
+def init_refs() -> int:
+    """How many acl.init calls acl.finalize_reference still has to undo (aclInitRefCount)."""
+    return state().subsystems.get("init_refs", 1 if state().initialized else 0)
+
+
+def set_init_refs(count: int) -> None:
+    state().subsystems["init_refs"] = count
 
 
 def unreleased() -> List[Entry]:
@@ -126,6 +137,7 @@ def finalize(api):
             print(report, file=sys.stderr)
         st.ledger.release("acl", api)
         st.initialized = False
+        set_init_refs(0)
         return 0
 
 

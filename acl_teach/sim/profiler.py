@@ -17,7 +17,8 @@ behind loses records (with a warning) instead of hanging the run.
 
 Formats and return shapes: hicann/runtime python/pyACL/prof/prof_wrap.cpp at 134e2edb.
 UNCONFIRMED codes: 100000 for a NULL/unknown config, stamp or subscription and for start before
-init; 100002 for a second init; 100043 (ACL_ERROR_PROF_NOT_RUN) for stop/finalize without a
+init; 100002 for a second init; 100042 for acl.prof.init while acl.init's profiler section collects
+(the guide says only "an error"); 100043 (ACL_ERROR_PROF_NOT_RUN) for stop/finalize without a
 session; 100042 for a second start; 148046 for subscribing a model twice; 148047 when a session and a
 subscription overlap; 100011 for subscribing a model that is not loaded.
 """
@@ -258,6 +259,10 @@ MODEL_HOOKS.append(_model_ran)
 def init(api, profiler_result_path):
     """Choose the folder the sessions write into (created if needed)."""
     prof = profiler()
+    if prof.session is not None and not prof.session.config:
+        return fail(P.ACL_ERROR_PROF_ALREADY_RUN, api, "profiling was switched on by the \"profiler\" section of "
+                    "acl.init's config file: the pyACL profiling guide says acl.prof.init/start/stop/finalize then "
+                    "return an error. Use one way or the other, not both.")
     if prof.path is not None:
         return fail(100002, api, f"acl.prof.init already ran (folder {prof.path!r}); call acl.prof.finalize first.")
     if not profiler_result_path:

@@ -5,7 +5,8 @@ from .runtime import (create_context, destroy_context, get_context, get_device, 
                       get_run_mode, reset_device, set_context, set_device)
 from .memory_extra import (malloc_align32, malloc_cached, mem_flush, mem_invalidate, memcpy2d,
                            memcpy2d_async, pointer_get_attributes, host_register, host_register_v2,
-                           host_get_device_pointer, host_unregister, malloc_with_cfg, malloc_host_with_cfg)
+                           host_get_device_pointer, host_unregister, malloc_with_cfg, malloc_host_with_cfg,
+                           malloc_for_task_scheduler)
 from .device_info import *  # noqa: F401,F403  (device queries, peer access, id maps, limits)
 from .device_info import __all__ as _device_info
 from .sysparams import *  # noqa: F401,F403  (system options, op timeouts, overflow, last error)
@@ -26,6 +27,16 @@ from .stream_res import *  # noqa: F401,F403  (per-stream core limits)
 from .stream_res import __all__ as _stream_res
 from .stream_sync import *  # noqa: F401,F403  (stream_query, timed synchronisation, last task id)
 from .stream_sync import __all__ as _stream_sync
+from .vmm import *  # noqa: F401,F403  (reserve/map/physical memory, shareable handles)
+from .vmm import __all__ as _vmm
+from .ipc import *  # noqa: F401,F403  (memory and notify sharing by key)
+from .ipc import __all__ as _ipc
+from .memcpy_more import *  # noqa: F401,F403  (conditional / descriptor copies, reduce, cmo)
+from .memcpy_more import __all__ as _memcpy_more
+from .device_topo import *  # noqa: F401,F403  (topology, ts device, UCE info)
+from .device_topo import __all__ as _device_topo
+from .allocator import *  # noqa: F401,F403  (external allocator descriptors per stream)
+from .allocator import __all__ as _allocator
 from .streams import (create_stream, destroy_stream, launch_callback, process_report, subscribe_report,
                       synchronize_device, synchronize_stream, unsubscribe_report)
 
@@ -35,4 +46,4 @@ __all__ = ["set_device", "reset_device", "get_device", "get_device_count", "get_
            "memcpy_async", "memset", "memset_async", "get_mem_info", "subscribe_report", "unsubscribe_report",
            "launch_callback", "process_report", "malloc_align32", "malloc_cached", "mem_flush", "mem_invalidate",
            "memcpy2d", "memcpy2d_async", "pointer_get_attributes", "host_register", "host_register_v2",
-           "host_get_device_pointer", "host_unregister", "malloc_with_cfg", "malloc_host_with_cfg"] + _events + _stream_sync + _device_info + _sysparams + _notify + _stream_config + _groups + _values + _context_opts + _stream_res
+           "host_get_device_pointer", "host_unregister", "malloc_with_cfg", "malloc_host_with_cfg", "malloc_for_task_scheduler"] + _events + _stream_sync + _device_info + _sysparams + _notify + _stream_config + _groups + _values + _context_opts + _stream_res + _vmm + _ipc + _memcpy_more + _device_topo + _allocator

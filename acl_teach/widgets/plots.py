@@ -1,4 +1,5 @@
-"""Small matplotlib pictures for the notebooks: preprocessing, channels, time per step, callbacks, throughput.
+"""Small matplotlib pictures for the notebooks: preprocessing, channels, time per step, callbacks, throughput,
+a profiling timeline.
 
 Each function returns an ``IPython.display.Image`` (a PNG drawn with matplotlib's Agg canvas), never a pyplot
 figure: no global backend is touched, the notebook stores a plain PNG that every viewer shows, and the cell's
@@ -143,4 +144,79 @@ def throughput(images_per_s: Mapping[int, float]) -> "object":
         return _png(fig)
 
 
-__all__ = ["cjk_font", "label", "pictures", "channels", "step_times", "callback_timeline", "throughput"]
+TASK_COLOURS = {"memcpy": BLUE, "model": RED, "event": GREY, "callback": "#8c6d1f", "range": "#2e8b57",
+                "mark": "#2e8b57"}
+OP_PALETTE = ("#c7000b", "#1f6fb4", "#e69f00", "#2e8b57", "#8c6d1f", "#7b3294")
+
+
+def _lanes(events: Sequence[Mapping]) -> dict:
+    """Lane name by Chrome-trace tid (from the thread_name metadata), in the file's order."""
+    lanes = {ev.get("tid"): str(ev.get("args", {}).get("name", ev.get("tid")))
+             for ev in events if ev.get("ph") == "M" and ev.get("name") == "thread_name"}
+    return {tid: "your program (msproftx)" if name.endswith("(msproftx)") else name for tid, name in lanes.items()}
+
+
+def _rows(events: Sequence[Mapping], lanes: dict) -> list:
+    """(row label, [events]) top to bottom: each lane, and under a lane its operators on a row of their own."""
+    rows = []
+    for tid, name in lanes.items():
+        mine = [ev for ev in events if ev.get("tid") == tid and ev.get("ph") in ("X", "i")]
+        tasks, ops = [ev for ev in mine if ev.get("cat") != "op"], [ev for ev in mine if ev.get("cat") == "op"]
+        if tasks:
+            rows.append((name, tasks))
+        if ops:
+            rows.append((name + " · operators", ops))
+    return rows
+
+
+def trace_timeline(doc: Mapping, title: Text = "", names: Mapping[str, str] = None) -> "object":
+    """A Chrome-trace document (acl.prof's trace_view.json) as lanes of bars: tasks, operators by type, marks.
+
+    ``names`` relabels lanes (``{"stream 0x…": "copy stream"}``); a lane not named keeps the file's name.
+    """
+    events = [ev for ev in doc.get("traceEvents", []) if isinstance(ev, Mapping)]
+    timed = [ev for ev in events if ev.get("ph") in ("X", "i")]
+    lanes = {tid: (names or {}).get(name, name) for tid, name in _lanes(events).items()}
+    rows = _rows(events, lanes)
+    if not timed or not rows:
+        raise ValueError("the trace holds no timed events: was anything run between start and stop?")
+    t0 = min(float(ev["ts"]) for ev in timed)
+    span = max(float(ev["ts"]) + float(ev.get("dur", 0.0)) for ev in timed) - t0
+    ops = [ev for ev in timed if ev.get("cat") == "op"]
+    by_type: dict = {}
+    for ev in ops:
+        by_type[ev.get("args", {}).get("type", "?")] = by_type.get(ev.get("args", {}).get("type", "?"), 0.0) + \
+            float(ev.get("dur", 0.0))
+    top = sorted(by_type, key=lambda t: -by_type[t])[:len(OP_PALETTE) - 1]
+    colour = {t: OP_PALETTE[i] for i, t in enumerate(top)}
+    with _style():
+        fig = _figure(9.0, 0.55 * len(rows) + 2.2)
+        ax = fig.subplots()
+        for row, (name, evs) in enumerate(rows):
+            y = len(rows) - 1 - row
+            for ev in evs:
+                x, w = (float(ev["ts"]) - t0) / 1e3, float(ev.get("dur", 0.0)) / 1e3
+                if ev.get("ph") == "i":
+                    ax.plot([x, x], [y - 0.4, y + 0.4], color=TASK_COLOURS["mark"], linewidth=1.5)
+                    ax.annotate(str(ev.get("name", ""))[:24], (x, y + 0.42), fontsize=7, ha="left")
+                    continue
+                c = colour.get(ev.get("args", {}).get("type"), "#bbbbbb") if ev.get("cat") == "op" else \
+                    TASK_COLOURS.get(ev.get("cat"), GREY)
+                ax.broken_barh([(x, max(w, 1e-4))], (y - 0.35, 0.7), facecolors=c,
+                               edgecolor="none" if ev.get("cat") == "op" else "white", linewidth=0.8)
+                if ev.get("cat") != "op" and w * 1e3 > 0.08 * span:
+                    ax.annotate(str(ev.get("name", ""))[:28], (x, y + 0.38), fontsize=7, ha="left")
+        ax.set_yticks(range(len(rows))[::-1], [n for n, _ in rows], fontsize=8)
+        ax.set_xlim(-0.01 * span / 1e3, 1.02 * span / 1e3)
+        ax.set_xlabel(label(("ms since the first recorded task", "自第一个记录的任务起的毫秒数")))
+        handles = [ax.bar(0, 0, color=colour[t], label=t) for t in top]
+        if handles:
+            fig.legend(fontsize=7, frameon=False, loc="outside right upper", title=label(("operator types", "算子类型")),
+                       title_fontsize=7)
+        if title:
+            ax.set_title(label(title), fontsize=10)
+        return _png(fig)
+
+
+__all__ = ["cjk_font", "label", "pictures", "channels", "step_times", "callback_timeline", "throughput",
+           "trace_timeline"]

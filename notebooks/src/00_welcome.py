@@ -125,8 +125,8 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 #
 # `acl-teach fetch resnet50` downloads a third model: the ONNX ResNet-50 of the newer quick-start sample,
 # with an **fp32** input `actual_input_1` (602,112 bytes) and **logits** (not probabilities) out. After a
-# fetch, `at.Session` (this notebook and 11), `acl-teach classify` and notebook 12 use it; notebooks 03–10
-# and 13 always load `at.models.default_om()`, so their numbers stay as written.
+# fetch, `at.Session` (this notebook and 11), `acl-teach classify` and notebook 12 use it; notebooks 03–10,
+# 13 and 16 always load `at.models.default_om()`, so their numbers stay as written.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 关于模型
@@ -140,7 +140,7 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 #
 # `acl-teach fetch resnet50` 会下载第三个模型：较新的快速入门样例所用的 ONNX ResNet-50，输入 `actual_input_1` 为 **fp32**
 # （602,112 字节），输出为 **logits**（不是概率）。下载之后，`at.Session`（本节和第 11 节）、`acl-teach classify` 和第 12 节
-# 会改用它；第 03–10 节和第 13 节始终加载 `at.models.default_om()`，因此其中的数字与正文一致。
+# 会改用它；第 03–10 节、第 13 节和第 16 节始终加载 `at.models.default_om()`，因此其中的数字与正文一致。
 
 # %% [markdown] tags=["lang:en"]
 # ## What runs unchanged on a real NPU — precisely
@@ -202,6 +202,9 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # | 11 | the whole pipeline: stepper, Session, CLI, running on a board |
 # | 12 | the desc explorer on several models |
 # | 13 | the capstone: one complete raw program, sync and async |
+# | 14 | media data processing: DVPP memory, JPEGD, VPC resize and crop, AIPP in the model |
+# | 15 | video: VDEC with a callback thread, a model per frame, JPEGE |
+# | 16 | events to time and order work on streams, profiling with `acl.prof` and `acl.init`'s config |
 #
 # Each notebook starts with *why*, ends with an exercise and a checker (`acl_teach.lab`), a summary and a few
 # questions. `acl-teach lab` opens the series; `acl-teach lab --lang zh` opens the Chinese edition.
@@ -223,6 +226,9 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # | 11 | 完整流程：单步器、Session、命令行、在开发板上运行 |
 # | 12 | 在多个模型上使用模型描述浏览器 |
 # | 13 | 综合练习：一个完整的原始 pyACL 程序，同步与异步 |
+# | 14 | 媒体数据处理：DVPP 内存、JPEGD、VPC 缩放与抠图、模型中的 AIPP |
+# | 15 | 视频：VDEC 与回调线程、逐帧推理、JPEGE |
+# | 16 | 用 Event 给 Stream 上的任务计时和排序，用 `acl.prof` 和 `acl.init` 的配置文件采集性能数据 |
 #
 # 每一节都先讲“为什么”，最后有一个由检查器（`acl_teach.lab`）给出反馈的练习、一段小结和几道自测题。`acl-teach lab`
 # 打开英文版，`acl-teach lab --lang zh` 打开中文版。

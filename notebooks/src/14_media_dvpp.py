@@ -648,7 +648,8 @@ print(lab.ledger_summary())
 # 3. Your crop's `dvpp_vpc_crop_async` returned 0, but `synchronize_stream` did not. What do you check first?
 # 4. Why can the VPC output buffer be passed to the AIPP model's dataset without any copy, and why must it have no padding?
 #
-# **Next →** [00_welcome](00_welcome.ipynb) — back to the start, or on to `acl_teach/examples/` and your own pipeline.
+# **Next →** [15_video_decode](15_video_decode.ipynb) — the same DVPP path fed by a video: VDEC, a callback
+# thread, a model per frame.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 自测题
@@ -657,4 +658,4 @@ print(lab.ledger_summary())
 # 3. 你的 `dvpp_vpc_crop_async` 返回了 0，但 `synchronize_stream` 没有返回 0。你首先检查什么？
 # 4. 为什么 VPC 的输出缓冲可以不经复制直接放进 AIPP 模型的数据集？为什么它不能带补齐？
 #
-# **下一节 →** [00_welcome](00_welcome.ipynb)——回到开头，或者继续阅读 `acl_teach/examples/`，搭建你自己的流水线。
+# **下一节 →** [15_video_decode](15_video_decode.ipynb)——同样的 DVPP 路径，输入换成视频：VDEC、回调线程、逐帧推理。
