@@ -51,21 +51,21 @@ _ = at.execute(model, inputs, outputs)
 # ## Raw pyACL: device → host, then bytes → numpy
 # The sample's sequence: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) for a host buffer of the output's size,
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) with kind 2 (`ACL_MEMCPY_DEVICE_TO_HOST`),
-# [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) for the shape of *this* result (for a dynamic
-# model, the gear just run), then [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) — a copy — and
+# [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) for the output dims of the gear currently set —
+# read after the execute, the shape of *this* result (for a static model, those of `get_output_dims`) — then [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) — a copy — and
 # `np.frombuffer(...).reshape(dims)`. Versions without `ptr_to_bytes` use
 # [`acl.util.ptr_to_numpy`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0054.html)`(ptr, shape, 11)` (11 = NPY_FLOAT32), a *view* of the
-# host memory: copy it before [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs). Last, the top-5: `argsort` is ascending, so
+# host memory: copy it before [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md). Last, the top-5: `argsort` is ascending, so
 # the sample takes `[-1:-6:-1]`. The default model ends in a softmax, so these are probabilities; the fetched
 # ONNX ResNet-50 gives logits, which the quick-start sample turns into probabilities with a softmax first.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 原始 pyACL：Device → Host，再由字节到 numpy
 # 样例的顺序：用 [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) 申请与输出同样大小的 Host 缓冲，用 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 以
-# kind 2（`ACL_MEMCPY_DEVICE_TO_HOST`）复制，用 [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) 查询*这一次*结果的形状
-# （动态模型则是刚运行的档位），再用 [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)（会复制一份）和 `np.frombuffer(...).reshape(dims)`。
+# kind 2（`ACL_MEMCPY_DEVICE_TO_HOST`）复制，用 [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) 查询*当前所设档位*的输出维度
+# ——在推理之后读取，就是*这一次*结果的形状（静态模型与 `get_output_dims` 相同）——再用 [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)（会复制一份）和 `np.frombuffer(...).reshape(dims)`。
 # 没有 `ptr_to_bytes` 的版本使用 [`acl.util.ptr_to_numpy`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0054.html)`(ptr, shape, 11)`（11 = NPY_FLOAT32），它是 Host
-# 内存的*视图*：在 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 之前先复制一份。最后是 top-5：`argsort` 是升序，所以样例取 `[-1:-6:-1]`。默认模型
+# 内存的*视图*：在 [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md) 之前先复制一份。最后是 top-5：`argsort` 是升序，所以样例取 `[-1:-6:-1]`。默认模型
 # 最后是 softmax，所以这些是概率；下载的 ONNX ResNet-50 输出 logits，快速入门样例先做 softmax 再取概率。
 
 # %%
@@ -106,16 +106,16 @@ Top5View(top, image=at.models.image("coffee.png"))
 # the fp32 scores to fp16 with [`acl.op.cast`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0779.html) (Cast is wrapped as a pyACL function), then find
 # the index of the largest with the ArgMaxD operator through [`acl.op.execute_v2`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0776.html) — ArgMaxD
 # is not wrapped, so you build its tensor descs with [`acl.create_tensor_desc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha001/apiref/appdevgapi/aclpythondevg_01_0013.html), its
-# attribute (`dimension`) with [`acl.op.create_attr`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and [`acl.op.set_attr_int`](https://github.com/hicann/runtime/tree/HEAD/python/docs), and
-# its buffers with [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html) and [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html);
-# the input buffer is the model's output, found with [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs). Both operators
+# attribute (`dimension`) with [`acl.op.create_attr`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_attr.md) and [`acl.op.set_attr_int`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-set_attr_int.md), and
+# its buffers with [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html) and [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html);
+# the input buffer is the model's output, found with [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md). Both operators
 # are queued on the stream; [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) waits for them.
 #
 # Where it does **not** come from: the vpc sample (`vpc_resnet50_imagenet_classification`, `src/acl_op.py`) also
 # post-processes on the device, but its code calls `acl.op.cast` and then **ArgMaxV2**, which takes the dimension
 # as a second input tensor, not as an attribute. Both need operator models compiled beforehand —
 # `atc --singleop=op_list.json --output=op_models --soc_version=…` — and loaded by directory with
-# [`acl.op.set_model_dir`](https://github.com/hicann/runtime/tree/HEAD/python/docs). `at.models.op_model_dir()` builds that folder once for the active backend
+# [`acl.op.set_model_dir`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-set_model_dir.md). `at.models.op_model_dir()` builds that folder once for the active backend
 # (the emulator's `--singleop` here, CANN's `atc` on a board). Only a class index comes back; the last line names
 # it with the same ImageNet labels `Top5View` used, and compares it with the host's top-1 above.
 
@@ -123,14 +123,14 @@ Top5View(top, image=at.models.image("coffee.png"))
 # ## 在 Device 上后处理：Cast + ArgMaxD（单算子）
 # 这个例子出自官方[模型执行](https://www.hiascend.com/document/detail/zh/canncommercial/latest/programug/acldevg/aclpythondevg_0032.html)一节（“处理推理结果：调用单算子处理推理结果”）：用 [`acl.op.cast`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0779.html) 把 fp32 分数转成
 # fp16（Cast 算子被封装成了 pyACL 接口），再通过 [`acl.op.execute_v2`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0776.html) 执行 ArgMaxD 算子找出最大值的下标——ArgMaxD
-# 没有被封装，所以要自己用 [`acl.create_tensor_desc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha001/apiref/appdevgapi/aclpythondevg_01_0013.html) 构造张量描述，用 [`acl.op.create_attr`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和
-# [`acl.op.set_attr_int`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 设置属性（`dimension`），用 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html) 和
-# [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) 准备缓冲；输入缓冲就是模型的输出，用 [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 取得。
+# 没有被封装，所以要自己用 [`acl.create_tensor_desc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha001/apiref/appdevgapi/aclpythondevg_01_0013.html) 构造张量描述，用 [`acl.op.create_attr`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_attr.md) 和
+# [`acl.op.set_attr_int`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-set_attr_int.md) 设置属性（`dimension`），用 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html) 和
+# [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) 准备缓冲；输入缓冲就是模型的输出，用 [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md) 取得。
 # 两个算子都在 Stream 上排队；[`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) 等待它们完成。
 #
 # 它**不是**出自 vpc 样例：vpc 样例（`vpc_resnet50_imagenet_classification` 的 `src/acl_op.py`）也在 Device 上做后处理，但它的代码先调用
 # `acl.op.cast`，再调用 **ArgMaxV2**——后者把维度作为第二个输入张量，而不是属性。两者都需要预先编译好的单算子模型——
-# `atc --singleop=op_list.json --output=op_models --soc_version=…`——并用 [`acl.op.set_model_dir`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 按目录加载。
+# `atc --singleop=op_list.json --output=op_models --soc_version=…`——并用 [`acl.op.set_model_dir`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-set_model_dir.md) 按目录加载。
 # `at.models.op_model_dir()` 为当前后端构建一次这个目录（这里用模拟工具的 `--singleop`，开发板上用 CANN 的 `atc`）。
 # 传回来的只有一个类别索引；最后一行用与 `Top5View` 相同的 ImageNet 标签给出它的名称，并与上面 Host 端的 top-1 比较。
 
@@ -153,15 +153,15 @@ print("label of classification result:", best)
 print("ImageNet name:", labels[best], "| same as the host's top-1:", best == top.top[0].index)
 
 # %% [markdown] tags=["lang:en"]
-# Release what the operators used: the host buffer ([`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)), the attribute
-# ([`acl.op.destroy_attr`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) and tensor descs ([`acl.destroy_tensor_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) — these two
-# return `None`, not a `ret` — the data buffers ([`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) and the memory
-# ([`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs)). The model's output buffer is not ours to destroy here: it belongs to the dataset.
+# Release what the operators used: the host buffer ([`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)), the attribute
+# ([`acl.op.destroy_attr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_attr.md)) and tensor descs ([`acl.destroy_tensor_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-destroy_tensor_desc.md)) — these two
+# return `None`, not a `ret` — the data buffers ([`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md)) and the memory
+# ([`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html)). The model's output buffer is not ours to destroy here: it belongs to the dataset.
 
 # %% [markdown] tags=["lang:zh"]
-# 释放算子用到的资源：Host 缓冲（[`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）、属性（[`acl.op.destroy_attr`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）和张量描述
-# （[`acl.destroy_tensor_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）——这两个接口返回 `None` 而不是 `ret`——数据缓冲（[`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）和内存
-# （[`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）。模型的输出缓冲不由这里销毁：它属于数据集。
+# 释放算子用到的资源：Host 缓冲（[`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)）、属性（[`acl.op.destroy_attr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_attr.md)）和张量描述
+# （[`acl.destroy_tensor_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-destroy_tensor_desc.md)）——这两个接口返回 `None` 而不是 `ret`——数据缓冲（[`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md)）和内存
+# （[`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html)）。模型的输出缓冲不由这里销毁：它属于数据集。
 
 # %%
 check_ret("acl.rt.free_host", acl.rt.free_host(host_ptr))
@@ -182,7 +182,7 @@ check_ret("acl.rt.free", acl.rt.free(idx_ptr))
 # op list for **Add** of two float32 vectors of 1000 scores — two photos' scores summed on the device, a tiny
 # ensemble — and compiles it with `at.models.compile_ops` (the emulator's `--singleop` here; on a board the same
 # call runs CANN's `atc --singleop=op_list.json --output=… --soc_version=…`). Instead of a second folder, this model
-# is loaded from memory with [`acl.op.load`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(ptr, size)` (aclopLoad: "load single-operator model data from memory, the
+# is loaded from memory with [`acl.op.load`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-load.md)`(ptr, size)` (aclopLoad: "load single-operator model data from memory, the
 # memory managed by you"): the file's bytes, a pointer to them from [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html), and the byte count.
 #
 # *simulator:* `acl.op.set_model_dir` accepts one folder per process (a second call returns 100002) and
@@ -195,7 +195,7 @@ check_ret("acl.rt.free", acl.rt.free(idx_ptr))
 # `input_desc` 和 `output_desc`（每个张量的 `format`、`shape`、`type`）以及可能的 `attr`。ATC 为每一项编译一个 `.om` 文件，运行时只执行类型、
 # 格式和形状与某个编译项完全一致的算子调用。下一个单元格为 **Add** 写一个 op list：两个各含 1000 个分数的 float32 向量相加——在 Device
 # 上把两张照片的分数加起来，一个微型的集成——并用 `at.models.compile_ops` 编译（这里是模拟工具的 `--singleop`；在开发板上同一个调用运行
-# CANN 的 `atc --singleop=op_list.json --output=… --soc_version=…`）。这里不再设置第二个目录，而是用 [`acl.op.load`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(ptr, size)` 从内存加载
+# CANN 的 `atc --singleop=op_list.json --output=… --soc_version=…`）。这里不再设置第二个目录，而是用 [`acl.op.load`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-load.md)`(ptr, size)` 从内存加载
 # 这个模型（aclopLoad：“从内存中加载单算子模型数据，由用户管理内存”）：文件的字节、用 [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)
 # 得到的指针，以及字节数。
 #
@@ -219,13 +219,13 @@ check_ret("acl.op.load", acl.op.load(acl.util.bytes_to_ptr(add_model), len(add_m
 # Write `top5(outputs)`: copy output 0 from the device to the host yourself (`malloc_host`, `memcpy` with kind 2,
 # `ptr_to_bytes`, `free_host`), read it as float32 and return the five best class indices, best first. The checker
 # reads the same device buffer and checks that your function made the copy.
-# The buffer's address and size: [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html).
+# The buffer's address and size: [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/datatypes/function-get_data_buffer_addr.md) and [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html).
 
 # %% [markdown] tags=["lang:zh"]
 # ## 练习 1（3 分）
 # 编写 `top5(outputs)`：自己把输出 0 从 Device 复制到 Host（`malloc_host`、kind 为 2 的 `memcpy`、`ptr_to_bytes`、`free_host`），
 # 按 float32 读取，返回得分最高的五个类别索引，从高到低。检查器读取同一个 Device 缓冲，并检查复制是你的函数做的。
-# 缓冲的地址和大小：[`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和 [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html)。
+# 缓冲的地址和大小：[`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/datatypes/function-get_data_buffer_addr.md) 和 [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html)。
 
 # %% tags=["solution", "grade_id:nb07-top5"]
 def top5(outputs):

@@ -59,7 +59,7 @@ print(d.table())
 # ## Reading the gears, choosing one per execute
 # [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html) returns `({'batchCount': n, 'batch': [...]}, ret)`.
 # [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html) shows the `-1`, and
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) the largest gear's bytes. The gear goes in through
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) the largest gear's bytes. The gear goes in through
 # [`acl.mdl.set_dynamic_batch_size`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0151.html)`(model_id, dataset, index, batch)`, where
 # `index` is the hidden input's, found with [`acl.mdl.get_input_index_by_name`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0210.html);
 # the dataset must already hold a buffer for it. Then [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html), and
@@ -69,7 +69,7 @@ print(d.table())
 # %% [markdown] tags=["lang:zh"]
 # ## 读取档位，每次推理前选择一个
 # [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html) 返回 `({'batchCount': n, 'batch': [...]}, ret)`。
-# [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html) 显示那个 `-1`，[`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 给出最大档位的字节数。
+# [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html) 显示那个 `-1`，[`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) 给出最大档位的字节数。
 # 档位通过 [`acl.mdl.set_dynamic_batch_size`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0151.html)`(model_id, dataset, index, batch)` 设置，其中 `index` 是隐藏输入的
 # 索引，用 [`acl.mdl.get_input_index_by_name`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0210.html) 查得；数据集中必须已经有它的缓冲。然后调用
 # [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)，再用 [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) 得到*该档位*的输出形状。输入缓冲
@@ -162,7 +162,7 @@ _ = at.unload_model(model, d)
 # [`acl.mdl.get_dynamic_hw`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0213.html)`(desc, -1)` lists them as `{'hwCount', 'hw'}`; the input
 # dims read `[1, 3, -1, -1]`; the input size is the 64 × 48 gear's; and again there is an
 # `ascend_mbatch_shape_data` input. [`acl.mdl.set_dynamic_hw_size`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0152.html)`(model_id,
-# dataset, index, height, width)` picks the gear before each execute. The raw calls: [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
+# dataset, index, height, width)` picks the gear before each execute. The raw calls: [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md)
 # through `at.query_desc`, then [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) of each picture with
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html).
 
@@ -172,7 +172,7 @@ _ = at.unload_model(model, d)
 # `--input_shape=image:1,3,-1,-1 --dynamic_image_size=32,32;64,48` 转换：两个档位，32 × 32 和 64 × 48。
 # [`acl.mdl.get_dynamic_hw`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0213.html)`(desc, -1)` 以 `{'hwCount', 'hw'}` 列出它们；输入维度为 `[1, 3, -1, -1]`；输入大小按 64 × 48
 # 档位计算；同样多出一个 `ascend_mbatch_shape_data` 输入。[`acl.mdl.set_dynamic_hw_size`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0152.html)`(model_id, dataset,
-# index, height, width)` 在每次推理前选择档位。原始调用：通过 `at.query_desc` 完成 [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)，然后用
+# index, height, width)` 在每次推理前选择档位。原始调用：通过 `at.query_desc` 完成 [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md)，然后用
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html) 和 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 复制每张图片。
 
 # %%
@@ -234,7 +234,7 @@ _ = at.unload_model(hw_model, hd)
 # `--input_shape=features:-1,8 --input_format=ND --dynamic_dims=1;3;5`. The input buffer is sized for 5 rows;
 # three rows are copied, the gear `[3, 8]` is set, and `get_cur_output_dims` reads `[3, 1]`.
 #
-# The calls: [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html), [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_input_dynamic_gear_count`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0216.html), [`acl.mdl.get_input_dynamic_dims`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC2alpha002/apiref/appdevgapi/aclpythondevg_01_0217.html), [`acl.mdl.get_input_dims_range`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html).
+# The calls: [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html), [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md), [`acl.mdl.get_input_dynamic_gear_count`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0216.html), [`acl.mdl.get_input_dynamic_dims`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC2alpha002/apiref/appdevgapi/aclpythondevg_01_0217.html), [`acl.mdl.get_input_dims_range`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_input_dims_range.md), [`acl.mdl.get_num_inputs`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0197.html), [`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html).
 
 # %% [markdown] tags=["lang:zh"]
 # ## 动态维度（ND 格式）
@@ -250,7 +250,7 @@ _ = at.unload_model(hw_model, hd)
 # 下面的模型对 `[n, 8]` 特征矩阵的每一行求和（`ReduceSum`），用 `--input_shape=features:-1,8 --input_format=ND --dynamic_dims=1;3;5`
 # 转换。输入缓冲按 5 行分配；复制三行数据，设置档位 `[3, 8]`，`get_cur_output_dims` 读到 `[3, 1]`。
 #
-# 用到的调用：[`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html)、[`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_input_dynamic_gear_count`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0216.html)、[`acl.mdl.get_input_dynamic_dims`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC2alpha002/apiref/appdevgapi/aclpythondevg_01_0217.html)、[`acl.mdl.get_input_dims_range`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html)。
+# 用到的调用：[`acl.mdl.load_from_file`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-load_from_file.md)、[`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md)、[`acl.mdl.get_input_dynamic_gear_count`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0216.html)、[`acl.mdl.get_input_dynamic_dims`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC2alpha002/apiref/appdevgapi/aclpythondevg_01_0217.html)、[`acl.mdl.get_input_dims_range`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_input_dims_range.md)、[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_num_inputs.md)、[`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html)。
 
 # %%
 axes = helper.make_tensor("axes", TensorProto.INT64, [1], [1])
@@ -286,14 +286,14 @@ for i in range(acl.mdl.get_num_inputs(nd_desc)):
 # Only the first `3 × 8 × 4 = 96` bytes of the 160-byte input buffer are the gear's; only the first 12 of the
 # 20-byte output buffer are written.
 #
-# The calls: [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html), [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.set_input_dynamic_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0168.html), [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html), [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html), [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
+# The calls: [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md), [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html), [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_dataset_num_buffers.md), [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md), [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md), [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md), [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html), [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md), [`acl.mdl.set_input_dynamic_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0168.html), [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html), [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html), [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %% [markdown] tags=["lang:zh"]
 # 用原始 pyACL 运行：按 desc（最大档位）为每个输入（包括隐藏输入）和输出申请 Device 缓冲，包装成数据集；用 `acl.rt.memcpy` 复制数据；
 # 用 `acl.mdl.set_input_dynamic_dims(model_id, dataset, index, gear)` 设置档位；然后 `execute`，再 `get_cur_output_dims`。
 # 160 字节的输入缓冲中只有前 `3 × 8 × 4 = 96` 字节属于这个档位；20 字节的输出缓冲中只写入前 12 字节。
 #
-# 用到的调用：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html)、[`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html)、[`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)、[`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.set_input_dynamic_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0168.html)、[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、[`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)、[`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。
+# 用到的调用：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md)、[`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html)、[`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html)、[`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)、[`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_dataset_num_buffers.md)、[`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md)、[`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md)、[`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md)、[`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html)、[`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md)、[`acl.mdl.set_input_dynamic_dims`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_input_dynamic_dims.md)、[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、[`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)、[`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)。
 
 # %%
 def device_dataset(sizes):
@@ -347,13 +347,13 @@ print("a gear that was not compiled, [4, 8] ->",
 # `set_dynamic_batch_size`, no public source confirms that pyACL passes exactly this code through — expect a
 # non-zero `ret` on a board.
 #
-# The calls: [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
+# The calls: [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md), [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md).
 
 # %% [markdown] tags=["lang:zh"]
 # *模拟器：* 没有编译的档位返回 145013，这是图引擎针对“不是档位的形状”的错误码；与 `set_dynamic_batch_size` 一样，没有公开资料确认
 # pyACL 原样返回这个错误码——在开发板上请预期一个非 0 的 `ret`。
 #
-# 用到的调用：[`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。
+# 用到的调用：[`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md)、[`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md)。
 
 # %%
 release_dataset(nd_in, nd_in_mem); release_dataset(nd_out, nd_out_mem)
@@ -367,7 +367,7 @@ check_ret("acl.mdl.destroy_desc", acl.mdl.destroy_desc(nd_desc))
 # formats, or whose crop changes per frame, would need a model per case. **Dynamic AIPP** compiles only the AIPP
 # *slot* — `aipp_mode: dynamic` in the `--insert_op_conf` file, with `max_src_image_size` (the largest picture, in
 # bytes) — and the program fills the parameters before each execute. The guide for
-# [`acl.mdl.set_input_aipp`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0155.html) gives the flow and the order the hardware applies them:
+# [`acl.mdl.set_input_aipp`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_input_aipp.md) gives the flow and the order the hardware applies them:
 # crop → colour-space conversion → mean/normalise → padding, and the output must have the model's width and height.
 # The model gets an extra input, `ascend_dynamic_aipp_data`, that holds the parameters; you give it a buffer
 # (sized by the desc) and never write it yourself.
@@ -385,7 +385,7 @@ check_ret("acl.mdl.destroy_desc", acl.mdl.destroy_desc(nd_desc))
 # **为什么。** Notebook 14 的 AIPP 是*静态*的：图片格式、尺寸、色域转换和归一化都由 ATC 写进模型，一个模型只接收一种图片。如果程序的
 # 摄像头给出不同格式，或者每一帧的抠图区域都不同，就需要为每种情况准备一个模型。**动态 AIPP** 只编译 AIPP 的*位置*——在
 # `--insert_op_conf` 文件中写 `aipp_mode: dynamic` 和 `max_src_image_size`（最大图片的字节数）——由程序在每次推理前填写参数。
-# [`acl.mdl.set_input_aipp`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0155.html) 的说明给出了调用流程和硬件执行的顺序：
+# [`acl.mdl.set_input_aipp`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_input_aipp.md) 的说明给出了调用流程和硬件执行的顺序：
 # 抠图 → 色域转换 → 减均值/归一化 → padding，且输出的宽高必须等于模型的宽高。模型多出一个输入 `ascend_dynamic_aipp_data`，
 # 用来存放参数；你为它分配缓冲（大小按 desc），但从不自己写它。
 #
@@ -443,13 +443,13 @@ def run_with_aipp(picture, aipp):
 # First picture: RGB888 (`input_format` 3, `ACL_RGB888_U8`), 10 × 10 = 300 bytes, crop the 8 × 8 at (2, 2),
 # subtract 100 from each channel, scale by 1. The output must equal numpy's crop minus 100.
 #
-# The calls: [`acl.mdl.create_aipp`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.set_aipp_input_format`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.set_aipp_src_image_size`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.set_aipp_crop_params`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.set_aipp_dtc_pixel_mean`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.set_aipp_pixel_var_reci`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
+# The calls: [`acl.mdl.create_aipp`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_aipp.md), [`acl.mdl.set_aipp_input_format`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_aipp_input_format.md), [`acl.mdl.set_aipp_src_image_size`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_aipp_src_image_size.md), [`acl.mdl.set_aipp_crop_params`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_aipp_crop_params.md), [`acl.mdl.set_aipp_dtc_pixel_mean`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_aipp_dtc_pixel_mean.md), [`acl.mdl.set_aipp_pixel_var_reci`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_aipp_pixel_var_reci.md).
 
 # %% [markdown] tags=["lang:zh"]
 # 第一张图片：RGB888（`input_format` 为 3，`ACL_RGB888_U8`），10 × 10 = 300 字节，在 (2, 2) 处抠出 8 × 8，每个通道减 100，缩放系数 1。
 # 输出必须等于 numpy 的抠图结果减 100。
 #
-# 用到的调用：[`acl.mdl.create_aipp`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.set_aipp_input_format`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.set_aipp_src_image_size`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.set_aipp_crop_params`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.set_aipp_dtc_pixel_mean`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.set_aipp_pixel_var_reci`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。
+# 用到的调用：[`acl.mdl.create_aipp`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_aipp.md)、[`acl.mdl.set_aipp_input_format`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_aipp_input_format.md)、[`acl.mdl.set_aipp_src_image_size`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_aipp_src_image_size.md)、[`acl.mdl.set_aipp_crop_params`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_aipp_crop_params.md)、[`acl.mdl.set_aipp_dtc_pixel_mean`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_aipp_dtc_pixel_mean.md)、[`acl.mdl.set_aipp_pixel_var_reci`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-set_aipp_pixel_var_reci.md)。
 
 # %%
 rgb = np.random.default_rng(0).integers(0, 256, (10, 10, 3), dtype=np.uint8)   # HWC, as a camera gives it
@@ -474,7 +474,7 @@ print("numpy agrees:", np.array_equal(out, want))
 # *simulator:* the AIPP arithmetic (fixed-point CSC, fp16 `var_reci`) follows the graph engine's parameter
 # layout; how the AI Core rounds is not published, so a board may differ by one in a channel.
 #
-# The calls: [`acl.mdl.set_aipp_csc_params`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.destroy_aipp`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
+# The calls: [`acl.mdl.set_aipp_csc_params`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-set_aipp_csc_params.md), [`acl.mdl.destroy_aipp`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-destroy_aipp.md).
 
 # %% [markdown] tags=["lang:zh"]
 # 第二张图片，同一个模型：NV12（`input_format` 为 1，`ACL_YUV420SP_U8`），8 × 8 × 3 / 2 = 96 字节，每个像素 Y = 81、U = 90、V = 240——
@@ -484,7 +484,7 @@ print("numpy agrees:", np.array_equal(out, want))
 #
 # *模拟器：* AIPP 的算术（定点 CSC、fp16 的 `var_reci`）按图引擎的参数布局实现；AI Core 如何舍入没有公开，开发板上某个通道可能相差 1。
 #
-# 用到的调用：[`acl.mdl.set_aipp_csc_params`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.destroy_aipp`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。
+# 用到的调用：[`acl.mdl.set_aipp_csc_params`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-set_aipp_csc_params.md)、[`acl.mdl.destroy_aipp`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-destroy_aipp.md)。
 
 # %%
 nv12 = np.concatenate([np.full(64, 81, np.uint8), np.tile(np.array([90, 240], np.uint8), 16)])  # Y plane, then UV

@@ -62,20 +62,20 @@ print(list(models))
 # %% [markdown] tags=["lang:en"]
 # ## A generic `print_model_desc`
 # In the spirit of the learner's `PrintModelDesc`: one function for any loaded model, built only from getters —
-# [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_num_inputs`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0197.html), [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0207.html),
 # [`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html), [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html),
-# [`acl.mdl.get_input_data_type`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0217.html), [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_input_data_type`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0217.html), [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md),
 # [`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html), [`acl.mdl.get_output_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0212.html),
-# [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs), and the gears from [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html).
+# [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md), and the gears from [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html).
 # The models are loaded by the step API; the function takes their desc handles.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 通用的 `print_model_desc`
-# 仿照那位学习者的 `PrintModelDesc`：一个适用于任何已加载模型的函数，只用查询类接口——[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
-# [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html)、
-# [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html)、[`acl.mdl.get_input_data_type`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0217.html)、
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html)、
-# [`acl.mdl.get_output_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0212.html)、[`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)，以及用
+# 仿照那位学习者的 `PrintModelDesc`：一个适用于任何已加载模型的函数，只用查询类接口——[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_num_inputs.md)、
+# [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0198.html)、[`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html)、
+# [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html)、[`acl.mdl.get_input_data_type`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_data_type.md)、
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md)、[`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html)、
+# [`acl.mdl.get_output_dims`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_output_dims.md)、[`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md)，以及用
 # [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html) 查询档位。模型由分步 API 加载，函数接收它们的模型描述句柄。
 
 # %%

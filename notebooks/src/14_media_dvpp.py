@@ -49,7 +49,7 @@ media = acl.media          # pyACL's media data processing module (acl.media.dvp
 # JPEGD decodes JPEG files, so the next cell turns the shipped photo `coffee.png` into JPEG bytes with Pillow —
 # the bytes a camera or a file would give you. It also shrinks the photo from 600 × 400 to **600 × 390**, so that
 # neither side is a multiple of the alignment DVPP needs and both kinds of padding show up below.
-# [`acl.media.dvpp_jpeg_get_image_info`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html) reads the width, height and colour components from the JPEG
+# [`acl.media.dvpp_jpeg_get_image_info`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0324.html) reads the width, height and colour components from the JPEG
 # header on the host, before any device work. The usual start follows: `at.init()` and `at.request_resources(0)`
 # (device, context, stream — notebook 01), because every DVPP call is queued on a stream.
 
@@ -57,7 +57,7 @@ media = acl.media          # pyACL's media data processing module (acl.media.dvp
 # ## 一张待解码的 JPEG
 # JPEGD 解码的是 JPEG 文件，所以下一个单元格用 Pillow 把自带的照片 `coffee.png` 转成 JPEG 字节——就像相机或文件给你的那样。
 # 同时把照片从 600 × 400 缩小到 **600 × 390**，使宽和高都不是 DVPP 所需对齐值的倍数，下面两种补齐区域就都能看到。
-# [`acl.media.dvpp_jpeg_get_image_info`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html) 在 Host 上从 JPEG 文件头读出宽、高和颜色分量数，不需要任何 Device 操作。
+# [`acl.media.dvpp_jpeg_get_image_info`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0324.html) 在 Host 上从 JPEG 文件头读出宽、高和颜色分量数，不需要任何 Device 操作。
 # 接着是常规的开头：`at.init()` 和 `at.request_resources(0)`（Device、Context、Stream——见第 01 节），因为每个 DVPP 调用都要下发到 Stream 上。
 
 # %%
@@ -120,7 +120,7 @@ check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_
 # * the UV plane starts at offset `width_stride × height_stride`, not at `width × height`.
 #
 # The 310P and the 310B — the Atlas 200I DK A2's chip — use a width alignment of **64** (same page), so the cell
-# reads the chip with [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and aligns for it: the same code is right on each board. The picture is described by a **pic desc**: `dvpp_create_pic_desc`,
+# reads the chip with [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) and aligns for it: the same code is right on each board. The picture is described by a **pic desc**: `dvpp_create_pic_desc`,
 # then `dvpp_set_pic_desc_data / size / format / width / height / width_stride / height_stride`. A **channel**
 # (`dvpp_create_channel_desc` + `dvpp_create_channel`) is the session with the DVPP hardware. Then
 # [`acl.media.dvpp_jpeg_decode_async`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html)`(channel, jpeg_ptr, jpeg_size, out_desc, stream)` only *queues* the
@@ -137,7 +137,7 @@ check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_
 # * 缓冲大小 ≥ `宽 stride × 高 stride × 3 / 2`（Y 平面，再加它的一半给 UV）；
 # * UV 平面从偏移 `宽 stride × 高 stride` 处开始，而不是 `width × height`。
 #
-# 310P 和 310B——Atlas 200I DK A2 的芯片——宽对齐是 **64**（同一页面），所以单元格用 [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 读出芯片并按它对齐：
+# 310P 和 310B——Atlas 200I DK A2 的芯片——宽对齐是 **64**（同一页面），所以单元格用 [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) 读出芯片并按它对齐：
 # 同一段代码在每种开发板上都正确。图片由**图片描述**（pic desc）描述：先 `dvpp_create_pic_desc`，再 `dvpp_set_pic_desc_data / size / format / width /
 # height / width_stride / height_stride`。**通道**（`dvpp_create_channel_desc` + `dvpp_create_channel`）是与 DVPP 硬件之间的会话。然后
 # [`acl.media.dvpp_jpeg_decode_async`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html)`(channel, jpeg_ptr, jpeg_size, out_desc, stream)` 只是把解码任务*下发*出去：要等
@@ -187,7 +187,7 @@ check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
 # ## Seeing the alignment
 # To look at the decoded buffer, copy it back to the host: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
 # `acl.rt.memcpy` with kind 2 (device to host; 3, device to device, on a board in ACL_DEVICE mode), [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) and
-# [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs). Reshaped to `height_stride` rows of `width_stride` bytes, the Y plane is a grey
+# [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md). Reshaped to `height_stride` rows of `width_stride` bytes, the Y plane is a grey
 # picture of the photo. `YuvView` draws it from the buffer: the Y plane, the interleaved UV plane (half as many
 # rows, U and V bytes alternating) and an RGB preview, with the **padding** — columns right of `width`, rows below
 # `height` — tinted, and the byte arithmetic `width_stride × height_stride × 3/2` beside them. Those bytes belong to the buffer but not to the picture: whoever reads the buffer —
@@ -200,7 +200,7 @@ check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
 # %% [markdown] tags=["lang:zh"]
 # ## 看见对齐
 # 要查看解码后的缓冲，先把它复制回 Host：[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、kind 为 2（Device 到 Host；在开发板上以 ACL_DEVICE 模式运行时为 3，Device 到 Device）的 `acl.rt.memcpy`、
-# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。把 Y 平面重排成 `高 stride` 行、每行 `宽 stride` 字节，
+# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)。把 Y 平面重排成 `高 stride` 行、每行 `宽 stride` 字节，
 # 就是这张照片的灰度图。`YuvView` 直接从缓冲画出：Y 平面、交错存放的 UV 平面（行数减半，U、V 字节交替）和 RGB 预览，
 # 并把**补齐区域**——`width` 右边的列、`height` 下面的行——着色标出，旁边列出字节算式 `宽 stride × 高 stride × 3/2`。这些字节属于缓冲，但不属于图片：
 # 读取缓冲的一方——VPC、AIPP 或你自己的代码——都必须按 stride 跳过它们。如果把缓冲当成 `width × height` 来读，每一行都会错开 40 个字节。
@@ -268,7 +268,7 @@ YuvView(resized, name="resized")       # strides = sizes: nothing to tint
 # stores them): here the `*_async` call returns 0 and the error appears when the device runs the task — at
 # `synchronize_stream`; how a board reports it (that code, the desc's ret code, or silently wrong pixels) is
 # UNCONFIRMED. The output
-# desc's `dvpp_get_pic_desc_ret_code` carries the code too, and [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs) says what broke.
+# desc's `dvpp_get_pic_desc_ret_code` carries the code too, and [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/exception/function-get_recent_err_msg.md) says what broke.
 # The `ErrorExplainer` under it shows how little the code alone tells you — a generic "task failed, collect the
 # logs": for device-side failures the message (and on a board the plog under `$HOME/ascend/log`) has the cause.
 #
@@ -282,7 +282,7 @@ YuvView(resized, name="resized")       # strides = sizes: nothing to tint
 # bottom 必须是奇数**——这样区域总是包含偶数个像素，半分辨率的 UV 平面也能整齐地分开；区域还必须在图片之内，且至少为 10 × 6。下面先抠出
 # 角点为 (200, 100) 和 (423, 323) 的 224 × 224 区域，再令 left = 201 违反规则。Host 侧的库不检查 ROI 坐标（只是保存它们）：这里 `*_async` 调用
 # 返回 0，错误要等 Device 执行任务时才出现——也就是在 `synchronize_stream` 时；开发板如何报告它（这个错误码、描述的 ret code，还是悄悄
-# 输出错误的像素）尚未确认（UNCONFIRMED）。输出描述的 `dvpp_get_pic_desc_ret_code` 也带有这个错误码，[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
+# 输出错误的像素）尚未确认（UNCONFIRMED）。输出描述的 `dvpp_get_pic_desc_ret_code` 也带有这个错误码，[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/exception/function-get_recent_err_msg.md)
 # 说明哪里出了问题。下面的 `ErrorExplainer` 说明只看错误码能知道的很少——只是笼统的"任务失败，请收集日志"：对 Device 侧的失败，
 # 原因在错误信息里（在开发板上还在 `$HOME/ascend/log` 下的 plog 里）。
 #
@@ -416,13 +416,13 @@ display(again.resize((300, 195)))
 # channel `(x − min_chn) × var_reci_chn` — here EfficientNet-Lite0's `(x − 127) / 128`. The AIPP model's input is
 # then `uint8`, 224 × 224 × 3 / 2 = 75,264 bytes, tightly packed: AIPP reads `src_image_size_w × src_image_size_h`
 # with no stride, so the picture given to it must have none — a 224 × 224 VPC output qualifies because 224 is
-# already a multiple of 16 (width) and 2 (height), so its strides equal its size. So the VPC output buffer goes straight into the dataset: [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# already a multiple of 16 (width) and 2 (height), so its strides equal its size. So the VPC output buffer goes straight into the dataset: [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md),
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)`(resized_dev, 75264)`,
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html),
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) to compare sizes, then
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) to compare sizes, then
 # [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html).
-# No host copy happens between the JPEG and the scores. Afterwards [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and
-# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) release the wrappers — the DVPP memory itself stays, for `dvpp_free`.
+# No host copy happens between the JPEG and the scores. Afterwards [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md) and
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md) release the wrappers — the DVPP memory itself stays, for `dvpp_free`.
 #
 # *simulator:* ATC here is the project's emulator (`at.models.aipp_om()`, from the shipped `aipp_cfg()`); it prepends the AIPP steps to the ONNX
 # graph, and the chroma upsampling and rounding it uses are not confirmed for the hardware.
@@ -434,12 +434,12 @@ display(again.resize((300, 195)))
 # （`csc_switch`，使用 JPEG 的 YUV → RGB 矩阵，输入偏置 0/128/128），然后对每个通道计算 `(x − min_chn) × var_reci_chn`——这里就是
 # EfficientNet-Lite0 的 `(x − 127) / 128`。这样 AIPP 模型的输入就是 `uint8`、224 × 224 × 3 / 2 = 75,264 字节，紧密排列：AIPP 按
 # `src_image_size_w × src_image_size_h` 读取、不认 stride，所以交给它的图片不能带补齐——224 × 224 的 VPC 输出满足这一点，因为 224 本来就是
-# 16（宽）和 2（高）的倍数，stride 与尺寸相等。于是 VPC 的输出缓冲可以直接放进数据集：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
+# 16（宽）和 2（高）的倍数，stride 与尺寸相等。于是 VPC 的输出缓冲可以直接放进数据集：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md)、
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)`(resized_dev, 75264)`、
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html)，用
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 核对大小，然后
-# [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)。从 JPEG 到得分，中间没有一次 Host 复制。之后用 [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和
-# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 释放这些封装——DVPP 内存本身保留，留给 `dvpp_free`。
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) 核对大小，然后
+# [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)。从 JPEG 到得分，中间没有一次 Host 复制。之后用 [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md) 和
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md) 释放这些封装——DVPP 内存本身保留，留给 `dvpp_free`。
 #
 # *模拟器：* 这里的 ATC 是本项目的模拟工具（`at.models.aipp_om()`，使用随包提供的 `aipp_cfg()`）；它把 AIPP 步骤加在 ONNX 图的前面，所用的色度上采样和取整方式没有在硬件上得到确认。
 
