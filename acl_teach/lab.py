@@ -1830,6 +1830,7 @@ class _Clip:
     stream_descs: Dict[str, int] = field(default_factory=dict)  # user_data -> its input stream desc
     inputs: List[int] = field(default_factory=list)
     errors: List[BaseException] = field(default_factory=list)
+    seen: set = field(default_factory=set)  # the user_data each callback actually got (a board may drop a chunk)
 
 
 def _new_clip() -> _Clip:
@@ -1880,6 +1881,7 @@ def _drive_vdec(keep_frame: Callable, clip: _Clip) -> None:
     flag = {"stop": False}
 
     def wrapped(stream_desc, pic_desc, user_data):
+        clip.seen.add(user_data)
         try:
             keep_frame(stream_desc, pic_desc, user_data)
         except BaseException as exc:  # noqa: BLE001 - feedback after the run (sys.exit() included)
@@ -2062,11 +2064,15 @@ def _copied_in_callback(run: Run, clip: _Clip) -> Optional[Feedback]:
 
 
 def _callback_released(run: Run, clip: _Clip) -> Optional[Feedback]:
-    """Every output picture freed, every pic desc and stream desc destroyed, every host buffer freed."""
+    """What each callback brought released: its output picture freed, its pic desc and stream desc destroyed, and
+    every host buffer freed. A chunk a board dropped without a callback (the broken one) owes nothing; the
+    simulator always calls back, so there everything is owed."""
     freed = {c.args[0] for c in run.named("acl.media.dvpp_free")}
     pics = {c.args[0] for c in run.named("acl.media.dvpp_destroy_pic_desc")}
     streams = {c.args[0] for c in run.named("acl.media.dvpp_destroy_stream_desc")}
-    for token, label in [(t, f"frame {i}") for i, t in enumerate(clip.tokens)] + [(clip.bad_token, "the broken chunk")]:
+    owed = set(clip.stream_descs) if on_simulator() else clip.seen
+    labelled = [(t, f"frame {i}") for i, t in enumerate(clip.tokens)] + [(clip.bad_token, "the broken chunk")]
+    for token, label in [(t, what) for t, what in labelled if t in owed]:
         if clip.outputs[token] not in freed:
             return _no(f"{label}'s output memory was not freed: once copied (or failed), acl.media.dvpp_free it.",
                        f"{label} 的输出内存没有释放：复制完（或失败）之后要 acl.media.dvpp_free 它。")
@@ -2074,7 +2080,7 @@ def _callback_released(run: Run, clip: _Clip) -> Optional[Feedback]:
             return _no(f"{label}'s output pic desc was not destroyed (acl.media.dvpp_destroy_pic_desc).",
                        f"{label} 的输出图片描述没有销毁（acl.media.dvpp_destroy_pic_desc）。")
     for token, desc in clip.stream_descs.items():
-        if desc not in streams:
+        if token in owed and desc not in streams:
             return _no("an input stream desc was not destroyed: each callback destroys the one it brings "
                        "(acl.media.dvpp_destroy_stream_desc), the end-of-stream one too.",
                        "有输入码流描述没有销毁：每个回调都要销毁它带来的码流描述（acl.media.dvpp_destroy_stream_desc），"
@@ -2100,7 +2106,8 @@ def _vdec_cleanup(run: Run, clip: _Clip) -> None:
         if desc not in streams:
             media.dvpp_destroy_stream_desc(desc)
     for ptr in clip.inputs:
-        media.dvpp_free(ptr)
+        if ptr not in freed:  # the learner may have freed an input already: a second dvpp_free is a double free
+            media.dvpp_free(ptr)
     cleanup(run)
 
 
@@ -2115,19 +2122,31 @@ def check_event_timing(time_fn: Any, model_id: Any, inputs: Any, outputs: Any, s
     bad = _need_function(time_fn, "time_execute")
     if bad is not None:
         return bad
-    if (_dataset_handle(inputs) is None or _dataset_handle(outputs) is None or not isinstance(model_id, int)
-            or not isinstance(stream, int) or isinstance(stream, bool) or not stream):
-        return _wrong_type("model_id, the input and output datasets and an explicit stream", stream,
-                           "model_id、输入和输出数据集以及一个显式创建的 Stream")
+    bad = _timing_args(model_id, inputs, outputs, stream)
+    if bad is not None:
+        return bad
     run = run_recorded(time_fn, model_id, inputs, outputs, stream)
     try:
         bad = _first(_raised(run, "time_execute"), _process_calls(run, "time_execute"), _failed_calls(run))
-        return bad if bad is not None else _timing_verdict(run, model_id, stream)
+        data = (_dataset_handle(inputs), _dataset_handle(outputs))
+        return bad if bad is not None else _timing_verdict(run, model_id, data, stream)
     finally:
         cleanup(run)
 
 
-def _timing_verdict(run: Run, model_id: int, stream: int) -> Feedback:
+def _timing_args(model_id: Any, inputs: Any, outputs: Any, stream: Any) -> Optional[Feedback]:
+    """Feedback quoting the first argument that is not what time_execute is given, else None."""
+    checks = ((model_id, isinstance(model_id, int) and not isinstance(model_id, bool)),
+              (inputs, _dataset_handle(inputs) is not None), (outputs, _dataset_handle(outputs) is not None),
+              (stream, isinstance(stream, int) and not isinstance(stream, bool) and stream != 0))
+    wrong = [got for got, fine in checks if not fine]
+    if not wrong:
+        return None
+    return _wrong_type("model_id, the input and output datasets and an explicit stream", wrong[0],
+                       "model_id、输入和输出数据集以及一个显式创建的 Stream")
+
+
+def _timing_verdict(run: Run, model_id: int, data: tuple, stream: int) -> Feedback:
     """The learner's events: their own, recorded on ``stream`` around one execute_async, waited for, timed, destroyed."""
     calls = run.named_all()
     made = [_handle(c) for c in calls if c.api in _EVENT_CREATORS and _handle(c)]
@@ -2144,7 +2163,7 @@ def _timing_verdict(run: Run, model_id: int, stream: int) -> Feedback:
     if start not in made or end not in made:
         return _no("event_elapsed_time must get the two events time_execute created (start, end), not others.",
                    "event_elapsed_time 的参数必须是 time_execute 自己创建的两个 Event（start, end），而不是别的 Event。")
-    return _first(_records_verdict(calls[:at_], model_id, stream, start, end),
+    return _first(_records_verdict(calls[:at_], model_id, data, stream, start, end),
                   _result_verdict(run, calls, at_, made))
 
 
@@ -2154,8 +2173,10 @@ def _last_record(calls: List[Call], event: int) -> Optional[int]:
     return found[-1] if found else None
 
 
-def _records_verdict(calls: List[Call], model_id: int, stream: int, start: int, end: int) -> Optional[Feedback]:
-    """Both records on ``stream``, start before and end after exactly one execute_async there, then a wait."""
+def _records_verdict(calls: List[Call], model_id: int, data: tuple, stream: int, start: int,
+                     end: int) -> Optional[Feedback]:
+    """Both records on ``stream``, start before and end after exactly one execute_async there (on the given
+    (input, output) dataset handles ``data``), then a wait."""
     s, e = _last_record(calls, start), _last_record(calls, end)
     if s is None or e is None:
         return _no("record both events on the stream: acl.rt.record_event(start, stream) before the inference, "
@@ -2179,6 +2200,11 @@ def _records_verdict(calls: List[Call], model_id: int, stream: int, start: int, 
     if len(runs) > 1:
         return _no(f"time one inference: {len(runs)} execute_async calls lie between the two records.",
                    f"只计时一次推理：两次记录之间有 {len(runs)} 次 execute_async。")
+    if tuple(runs[0].args[1:3]) != data:
+        return _no("time the inference on the datasets time_execute is given: acl.mdl.execute_async(model_id, "
+                   "inputs.dataset, outputs.dataset, stream), not on other buffers.",
+                   "计时的推理要用 time_execute 收到的数据集：acl.mdl.execute_async(model_id, inputs.dataset, "
+                   "outputs.dataset, stream)，而不是别的缓冲。")
     waits = [c for c in calls[e + 1:] if (c.api == "acl.rt.synchronize_event" and c.args[:1] == (end,))
              or (c.api == "acl.rt.synchronize_stream" and c.args[:1] == (stream,))]
     if not waits:

@@ -820,12 +820,15 @@ def test_the_new_checkers_say_not_written_yet(datasets, add_op, acl):
 
 # -- 15 ---------------------------------------------------------------------------------------------------------
 def _keeper(acl, kept, padded=False, row=None, uv_at=None, code=None, free=True, eos=True, keep_eos=False,
-            copy=True):
-    """A VDEC callback like the notebook's solution, with one typical mistake switched on."""
+            copy=True, free_input=False):
+    """A VDEC callback like the notebook's solution, with one typical mistake (or extra) switched on."""
     media = acl.media
 
     def keep_frame(stream_desc, pic_desc, user_data):
         if stream_desc:
+            unit = media.dvpp_get_stream_desc_data(stream_desc)
+            if free_input and unit:  # the input chunk's memory too: the checker must not free it again
+                assert media.dvpp_free(unit) == 0
             assert media.dvpp_destroy_stream_desc(stream_desc) == 0
         if not pic_desc:
             if keep_eos:
@@ -905,9 +908,45 @@ def test_check_vdec_callback_is_not_fooled(ready):
     _wrong(lab.check_vdec_callback(lambda s, p, u: (_ for _ in ()).throw(NotImplementedError()), kept),
            "not written yet")
 
+def test_check_vdec_callback_board_may_drop_the_broken_chunk(ready, monkeypatch):
+    """On a board VDEC may drop the undecodable chunk without a callback: nothing of it is owed then."""
+    from acl_teach.sim import vdec
+    deliver = vdec.Channel._deliver
+
+    def dropping(self, chunk, api, frame=None, why=""):
+        if why:
+            chunk.fn = None  # no callback for the chunk the decoder could not decode
+        return deliver(self, chunk, api, frame, why)
+    monkeypatch.setattr(vdec.Channel, "_deliver", dropping)
+    monkeypatch.setattr(lab, "on_simulator", lambda: False)
+    before = _live()
+    kept = {}
+    fb = lab.check_vdec_callback(_keeper(ready, kept), kept)
+    assert fb and "byte-exact" in fb.message, fb
+    assert len(kept) == 3 and _live() == before  # the checker released what the dropped chunk left
+
+
+def test_check_vdec_callback_frees_no_input_twice(ready, monkeypatch):
+    """A callback that also frees its input chunk's DVPP memory: the checker's cleanup must not free it again."""
+    media = ready.media
+    free, codes = media.dvpp_free, []
+
+    def counted(ptr):
+        codes.append((ptr, free(ptr)))
+        return codes[-1][1]
+    monkeypatch.setattr(media, "dvpp_free", counted)
+    before = _live()
+    kept = {}
+    assert lab.check_vdec_callback(_keeper(ready, kept, free_input=True), kept)
+    assert _live() == before
+    ptrs = [p for p, _ in codes]
+    assert len(ptrs) == len(set(ptrs)) and all(c == 0 for _, c in codes), codes  # each pointer freed once, all 0
+
+
 # -- 16 ---------------------------------------------------------------------------------------------------------
-def _time_execute(acl, record_on=None, sync=True, destroy=True, runs=1, answer=None, own=True, reverse=False):
-    """A learner's time_execute, right by default, or with one typical mistake."""
+def _time_execute(acl, record_on=None, sync=True, destroy=True, runs=1, answer=None, own=True, reverse=False,
+                  data=None):
+    """A learner's time_execute, right by default, or with one typical mistake (data: other datasets to run on)."""
     leftover = [acl.rt.create_event()[0], acl.rt.create_event()[0]] if not own else None
 
     def time_execute(model_id, inputs, outputs, stream):
@@ -915,7 +954,7 @@ def _time_execute(acl, record_on=None, sync=True, destroy=True, runs=1, answer=N
         on = stream if record_on is None else record_on
         acl.rt.record_event(start, on)
         for _ in range(runs):
-            acl.mdl.execute_async(model_id, inputs.dataset, outputs.dataset, stream)
+            acl.mdl.execute_async(model_id, *(data or (inputs.dataset, outputs.dataset)), stream)
         acl.rt.record_event(end, on)
         if sync:
             acl.rt.synchronize_event(end)
@@ -925,6 +964,24 @@ def _time_execute(acl, record_on=None, sync=True, destroy=True, runs=1, answer=N
             acl.rt.destroy_event(end)
         return ms if answer is None else answer
     return time_execute, leftover
+
+
+def test_check_event_timing_needs_the_given_datasets(datasets, acl):
+    """An inference timed on other buffers than the inputs and outputs time_execute got is not the answer."""
+    model_id, inputs, outputs = datasets
+    d = at.query_desc(at.Model(model_id=model_id))
+    mine, theirs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
+    stream, _ = acl.rt.create_stream()
+    try:
+        _wrong(lab.check_event_timing(_time_execute(acl, data=(mine.dataset, theirs.dataset))[0], model_id, inputs,
+                                      outputs, stream), "datasets time_execute is given")
+        _wrong(lab.check_event_timing(_time_execute(acl, data=(inputs.dataset, theirs.dataset))[0], model_id,
+                                      inputs, outputs, stream), "datasets time_execute is given")
+    finally:
+        acl.rt.destroy_stream(stream)
+        at.release_dataset(mine)
+        at.release_dataset(theirs)
+        acl.mdl.destroy_desc(d.model_desc)
 
 
 def test_check_event_timing(datasets, acl):
@@ -959,6 +1016,9 @@ def test_check_event_timing(datasets, acl):
                                       outputs, stream), "not written yet")
         _wrong(lab.check_event_timing(None, model_id, inputs, outputs, stream), "pass your function")
         _wrong(lab.check_event_timing(_time_execute(acl)[0], model_id, inputs, outputs, 0), "explicit stream")
+        _wrong(lab.check_event_timing(_time_execute(acl)[0], model_id, None, outputs, stream),
+               "got NoneType None")                                                        # quotes the bad argument
+        _wrong(lab.check_event_timing(_time_execute(acl)[0], "m", inputs, outputs, stream), "got str 'm'")
     finally:
         acl.rt.destroy_stream(stream)
         acl.rt.destroy_stream(other)

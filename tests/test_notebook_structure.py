@@ -243,6 +243,8 @@ GUIDE_PAGES = {
     # 310/310P and the Atlas 200I/500 A2's 310B)
     "https://www.hiascend.com/document/detail/zh/canncommercial/700/inferapplicationdev/aclpythondevg/"
     "aclpythondevg_01_0329.html",
+    # JPEGE functions and constraints (notebook 15's JPEGE input rules: formats, width/height stride)
+    "https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html",
     # events and profiling (notebook 16): aclrtStreamWaitEvent (C), acl.prof.start and the pyACL profiling API notes,
     # aclprofCreateConfig's data types, the acl.json profiler section, msprof export, acl.init's config (dump and
     # profiling), the dump configuration example

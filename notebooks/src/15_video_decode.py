@@ -451,10 +451,11 @@ print("top-1 per frame:", top1)
 # ## JPEGE: one frame as a JPEG
 # To save or send a frame (an alarm snapshot, say), **JPEGE** encodes it in hardware from the same DVPP memory.
 # `dvpp_create_jpege_config` + `dvpp_set_jpege_config_level` (quality 1..100; 0 is the default) configure it;
-# `dvpp_jpeg_predict_enc_size(pic_desc, config)` gives the output buffer to allocate; the input rules ACL checks
-# there: NV12 with width stride a multiple of 16 (≥ width) and height stride equal to the height or a multiple of 16 —
-# VDEC's 304 × 170 qualifies. `dvpp_jpeg_encode_async(channel, pic_desc, out_dev, size_ptr, config, stream)` takes
-# the address of a **host uint32** holding the buffer's capacity, and after `synchronize_stream` that uint32 holds
+# `dvpp_jpeg_predict_enc_size(pic_desc, config)` gives the output buffer to allocate. The input rules, from the
+# [JPEGE functions and constraints](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html) page: NV12 with even width and height,
+# width stride the width rounded up to 16 (or a larger multiple of 16), height stride the height itself or the height
+# rounded up to 16 (at least 32) — VDEC's 304 × 170 qualifies.
+# `dvpp_jpeg_encode_async(channel, pic_desc, out_dev, size_ptr, config, stream)` takes the address of a **host uint32** holding the buffer's capacity, and after `synchronize_stream` that uint32 holds
 # the JPEG's byte count. The official samples point it at a Python `bytes` object (`bytes_to_ptr`), which then
 # changes under Python's feet; a 4-byte `malloc_host` buffer says what happens. The JPEG is copied back and opened
 # with Pillow.
@@ -467,7 +468,8 @@ print("top-1 per frame:", top1)
 # ## JPEGE：把一帧存成 JPEG
 # 要保存或发送一帧（比如报警快照），可以用 **JPEGE** 直接从同一块 DVPP 内存进行硬件编码。`dvpp_create_jpege_config` +
 # `dvpp_set_jpege_config_level`（质量 1..100；0 为默认值）配置编码；`dvpp_jpeg_predict_enc_size(pic_desc, config)` 给出要申请的输出缓冲大小；
-# ACL 在这里检查输入规则：NV12，宽 stride 是 16 的倍数（≥ 宽），高 stride 等于高或是 16 的倍数——VDEC 的 304 × 170 满足要求。
+# 输入规则见 [JPEGE 功能及约束说明](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html)：NV12，宽和高为偶数，宽 stride 为宽向上对齐到 16（或更大的 16 的倍数），
+# 高 stride 等于高本身或高向上对齐到 16（最小 32）——VDEC 的 304 × 170 满足要求。
 # `dvpp_jpeg_encode_async(channel, pic_desc, out_dev, size_ptr, config, stream)` 接收一个**Host 上 uint32** 的地址，其中存放缓冲的容量；
 # `synchronize_stream` 之后这个 uint32 变成 JPEG 的字节数。官方样例把它指向一个 Python `bytes` 对象（`bytes_to_ptr`），于是这个对象会在 Python
 # 不知情时被改写；用一块 4 字节的 `malloc_host` 缓冲则一目了然。JPEG 复制回 Host 后用 Pillow 打开。
