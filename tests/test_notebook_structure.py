@@ -851,3 +851,15 @@ def test_the_late_free_fix_talks_about_free_not_memcpy():
         assert late, f"08 ({lang}) shows the late free's 107000"
         assert all("Fix: free each allocation once" in line and "memcpy" not in line and "dst_max" not in line
                    for line in late), late
+
+
+def test_instructor_docs_count_the_assignments_and_points_the_notebooks_have():
+    """The instructor guides' totals follow the graded cells, so a new exercise cannot leave them stale."""
+    sources = sorted(glob.glob(os.path.join(ROOT, "notebooks", "src", "*.py")))
+    points = [int(p) for path in sources for p in re.findall(r"points:(\d+)", open(path, encoding="utf-8").read())]
+    graded = [path for path in sources if "points:" in open(path, encoding="utf-8").read()]
+    n, total = len(graded), sum(points)
+    en = open(os.path.join(ROOT, "docs", "instructor.md"), encoding="utf-8").read()
+    zh = open(os.path.join(ROOT, "docs", "instructor_zh.md"), encoding="utf-8").read()
+    assert f"({n} assignments, {total} points)" in en and f"({total}/{total})" in en
+    assert f"共 {n} 个作业、{total} 分" in zh and f"（{total}/{total}）" in zh
