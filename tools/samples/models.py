@@ -397,3 +397,18 @@ def yolov3_output_op(classes: int = 80, top: int = 1024) -> onnx.ModelProto:
     model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="acl-teach samples")
     model.ir_version = min(model.ir_version, 8)
     return model  # not checked by onnx.checker: the Ascend operators are unknown to it (our ATC checks the lowered graph)
+
+
+def edvr_substitute() -> onnx.ModelProto:
+    """EDVR video super-resolution (TF, --input_format=ND): L_input fp32 [1,5,180,320,3] (five RGB frames in
+    [0, 1]) -> one fp32 [1,720,1280,3] frame in [0, 255] (the code casts it to uint8). The substitute upscales the
+    middle frame bilinearly x4; the output's name is not published (the code reads none)."""
+    nodes = [helper.make_node("Gather", ["L_input", "middle"], ["frame"], axis=1),
+             helper.make_node("Transpose", ["frame"], ["nchw"], perm=[0, 3, 1, 2]),
+             helper.make_node("Resize", ["nchw", "", "scales"], ["big"], mode="linear"),
+             helper.make_node("Mul", ["big", "k255"], ["scaled"]),
+             helper.make_node("Clip", ["scaled", "lo", "hi"], ["clipped"]),
+             helper.make_node("Transpose", ["clipped"], ["SR_output"], perm=[0, 2, 3, 1], name="SR_output")]
+    inits = [_const("middle", np.array(2, np.int64)), _const("scales", np.array([1, 1, 4, 4], np.float32)),
+             _const("k255", np.float32(255.0)), _const("lo", np.float32(0.0)), _const("hi", np.float32(255.0))]
+    return _model("edvr", nodes, [("L_input", [1, 5, 180, 320, 3])], [("SR_output", [1, 720, 1280, 3])], inits)
