@@ -172,6 +172,19 @@ API_PAGES = {
     "acl.prof.set_stamp_trace_message": _gh(_B, "runtime/Profiling/function-set_stamp_trace_message"),
     "acl.prof.range_start": _gh(_B, "runtime/Profiling/function-range_start"),
     "acl.prof.range_stop": _gh(_A, "runtime/Profiling/function-range_stop"),
+    # notebooks 07, 10: single operators from memory, dynamic dims, dynamic AIPP
+    "acl.op.load": _gh(_B, "ge/function-load"),
+    "acl.mdl.set_input_dynamic_dims": _gh(_B, "ge/function-set_input_dynamic_dims"),
+    "acl.mdl.get_input_dims_range": _gh(_A, "ge/function-get_input_dims_range"),
+    "acl.mdl.create_aipp": _gh(_B, "ge/function-create_aipp"),
+    "acl.mdl.destroy_aipp": _gh(_A, "ge/function-destroy_aipp"),
+    "acl.mdl.set_aipp_input_format": _gh(_B, "ge/function-set_aipp_input_format"),
+    "acl.mdl.set_aipp_src_image_size": _gh(_B, "ge/function-set_aipp_src_image_size"),
+    "acl.mdl.set_aipp_crop_params": _gh(_B, "ge/function-set_aipp_crop_params"),
+    "acl.mdl.set_aipp_csc_params": _gh(_A, "ge/function-set_aipp_csc_params"),
+    "acl.mdl.set_aipp_dtc_pixel_mean": _gh(_B, "ge/function-set_aipp_dtc_pixel_mean"),
+    "acl.mdl.set_aipp_pixel_var_reci": _gh(_B, "ge/function-set_aipp_pixel_var_reci"),
+    "acl.mdl.set_input_aipp": _gh(_B, "ge/function-set_input_aipp"),
 }
 #: English page of a function, where one was seen (8.0.0, else 8.5.0); elsewhere the English edition links the Chinese
 EN_PAGES = {
@@ -184,6 +197,7 @@ EN_PAGES = {
     "acl.media.vdec_send_frame": _E800.format("0348"),
     "acl.mdl.get_num_inputs": _E850.format("0197"),
     "acl.mdl.get_input_dims_v2": _E850.format("0202"),
+    "acl.mdl.set_input_dynamic_dims": _E800.format("0168"),
 }
 #: every link that is not the chosen version's page in the edition's language, and why (said here, as the brief asks)
 FALLBACK = {api: "no CANN 8.0.0 page of this function was found in the reference search; "
@@ -222,6 +236,9 @@ GUIDE_PAGES = {
     "https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html",
     "https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0309.html",
     "https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/atctool/atlasatc_16_0027.html",
+    # JPEGE functions and constraints (notebook 14), and acl.mdl.set_input_aipp's guide (notebook 10, dynamic AIPP)
+    "https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html",
+    "https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0155.html",
     # video (notebook 15): VDEC functions and constraints (stream formats, frame-by-frame input, output strides on the
     # 310/310P and the Atlas 200I/500 A2's 310B)
     "https://www.hiascend.com/document/detail/zh/canncommercial/700/inferapplicationdev/aclpythondevg/"
@@ -253,7 +270,10 @@ RET = {"acl.init", "acl.finalize", "acl.rt.set_device", "acl.rt.reset_device", "
        "acl.update_data_buffer", "acl.mdl.execute", "acl.mdl.execute_async", "acl.mdl.set_dynamic_batch_size",
        "acl.mdl.set_dynamic_hw_size", "acl.op.set_model_dir", "acl.op.set_attr_int", "acl.op.execute_v2",
        "acl.op.cast", "acl.rt.record_event", "acl.rt.synchronize_event", "acl.rt.destroy_event",
-       "acl.rt.stream_wait_event", "acl.rt.reset_event"}
+       "acl.rt.stream_wait_event", "acl.rt.reset_event", "acl.op.load", "acl.mdl.set_input_dynamic_dims",
+       "acl.mdl.set_input_aipp", "acl.mdl.destroy_aipp", "acl.mdl.set_aipp_input_format",
+       "acl.mdl.set_aipp_src_image_size", "acl.mdl.set_aipp_crop_params", "acl.mdl.set_aipp_csc_params",
+       "acl.mdl.set_aipp_dtc_pixel_mean", "acl.mdl.set_aipp_pixel_var_reci"}
 TUPLE = {"acl.rt.get_run_mode": 2, "acl.rt.create_context": 2, "acl.rt.get_context": 2, "acl.rt.create_stream": 2,
          "acl.rt.malloc": 2, "acl.rt.malloc_host": 2, "acl.rt.get_mem_info": 3, "acl.util.start_thread": 2,
          "acl.mdl.load_from_file": 2, "acl.mdl.load_from_mem": 2, "acl.mdl.load_from_file_with_mem": 2,
@@ -261,7 +281,8 @@ TUPLE = {"acl.rt.get_run_mode": 2, "acl.rt.create_context": 2, "acl.rt.get_conte
          "acl.mdl.get_output_dims": 2, "acl.mdl.get_cur_output_dims": 2, "acl.mdl.get_input_index_by_name": 2,
          "acl.mdl.get_output_index_by_name": 2, "acl.mdl.get_dynamic_batch": 2, "acl.mdl.get_dynamic_hw": 2,
          "acl.mdl.get_input_dynamic_gear_count": 2, "acl.mdl.get_input_dynamic_dims": 2, "acl.get_version": 4,
-         "acl.rt.create_event": 2, "acl.rt.event_elapsed_time": 2, "acl.rt.query_event_status": 2}
+         "acl.rt.create_event": 2, "acl.rt.event_elapsed_time": 2, "acl.rt.query_event_status": 2,
+         "acl.mdl.get_input_dims_range": 2}
 ODD = {"acl.mdl.add_dataset_buffer"}  # (dataset, ret): the dataset it was given, then ret
 VALUE = {"acl.mdl.create_desc": int, "acl.mdl.create_dataset": int, "acl.create_data_buffer": int,
          "acl.mdl.get_num_inputs": int, "acl.mdl.get_num_outputs": int, "acl.mdl.get_input_size_by_index": int,
@@ -271,7 +292,7 @@ VALUE = {"acl.mdl.create_desc": int, "acl.mdl.create_dataset": int, "acl.create_
          "acl.mdl.get_dataset_num_buffers": int, "acl.get_data_buffer_addr": int, "acl.get_data_buffer_size_v2": int,
          "acl.util.bytes_to_ptr": int, "acl.util.numpy_to_ptr": int, "acl.util.ptr_to_bytes": bytes,
          "acl.util.ptr_to_numpy": np.ndarray, "acl.create_tensor_desc": int, "acl.op.create_attr": int,
-         "acl.get_soc_name": str, "acl.get_recent_err_msg": str}
+         "acl.get_soc_name": str, "acl.get_recent_err_msg": str, "acl.mdl.create_aipp": int}
 NONE = {"acl.destroy_tensor_desc", "acl.op.destroy_attr"}
 SHAPED = RET | set(TUPLE) | ODD | set(VALUE) | NONE
 CALL = re.compile(r"\bacl\.(?:(?:rt|mdl|op|util)\.)?[a-z_0-9]+(?=\()")
@@ -565,6 +586,10 @@ def _scenario(acl, tmp_path):
     call("acl.rt.process_report", 1)
     # single operators
     call("acl.op.set_model_dir", models.op_model_dir())
+    op_file = next(f for f in sorted(os.listdir(models.op_model_dir())) if f.endswith(".om"))
+    with open(os.path.join(models.op_model_dir(), op_file), "rb") as fh:
+        op_bytes = fh.read()
+    call("acl.op.load", acl.util.bytes_to_ptr(op_bytes), len(op_bytes))
     f32 = call("acl.create_tensor_desc", 0, [1000], 2)
     f16 = acl.create_tensor_desc(1, [1000], 2)
     i32 = acl.create_tensor_desc(3, [1], 2)
@@ -626,9 +651,51 @@ def _scenario(acl, tmp_path):
         acl.mdl.destroy_dataset(ds)
         acl.mdl.unload(mid)
         acl.mdl.destroy_desc(desc)
+    _dims_and_aipp(acl, tmp_path, call)
     acl.rt.reset_device(0)
     acl.finalize()
     return seen
+
+
+def _dims_and_aipp(acl, tmp_path, call):
+    """ND dynamic dims and dynamic AIPP (notebook 10): the calls that set them, on two tiny models."""
+    from acl_teach import models
+    from helpers import make_onnx
+    from test_aipp_dynamic import convert as aipp_model
+    nd_om = models.convert(make_onnx(tmp_path / "nd.onnx", "batch"),
+                           ["--input_shape=a:-1,4;b:-1,4", "--input_format=ND", "--dynamic_dims=1,1;2,2"], "shape_nd")
+    for om_path, name in ((nd_om, "ascend_mbatch_shape_data"), (str(aipp_model(tmp_path)), "ascend_dynamic_aipp_data")):
+        mid, _ = acl.mdl.load_from_file(om_path)
+        desc = acl.mdl.create_desc()
+        acl.mdl.get_desc(desc, mid)
+        ds, held = acl.mdl.create_dataset(), []
+        for i in range(acl.mdl.get_num_inputs(desc)):
+            size = acl.mdl.get_input_size_by_index(desc, i)
+            ptr, _ = acl.rt.malloc(size, 0)
+            held.append((ptr, acl.create_data_buffer(ptr, size)))
+            acl.mdl.add_dataset_buffer(ds, held[-1][1])
+        index, _ = acl.mdl.get_input_index_by_name(desc, name)
+        if name == "ascend_mbatch_shape_data":
+            call("acl.mdl.get_input_dims_range", desc, 0)
+            gears, _ = acl.mdl.get_input_dynamic_dims(desc, -1, 2)
+            assert call("acl.mdl.set_input_dynamic_dims", mid, ds, index, gears[0]) == 0
+        else:
+            aipp = call("acl.mdl.create_aipp", 1)
+            call("acl.mdl.set_aipp_input_format", aipp, 1)
+            call("acl.mdl.set_aipp_src_image_size", aipp, 8, 8)
+            call("acl.mdl.set_aipp_csc_params", aipp, 1, 298, 0, 409, 298, -100, -208, 298, 516, 0, 0, 0, 0, 16,
+                 128, 128)
+            call("acl.mdl.set_aipp_crop_params", aipp, 0, 0, 0, 0, 0, 0)
+            call("acl.mdl.set_aipp_dtc_pixel_mean", aipp, 0, 0, 0, 0, 0)
+            call("acl.mdl.set_aipp_pixel_var_reci", aipp, 1.0, 1.0, 1.0, 1.0, 0)
+            assert call("acl.mdl.set_input_aipp", mid, ds, index, aipp) == 0
+            call("acl.mdl.destroy_aipp", aipp)
+        for ptr, b in held:
+            acl.destroy_data_buffer(b)
+            acl.rt.free(ptr)
+        acl.mdl.destroy_dataset(ds)
+        acl.mdl.unload(mid)
+        acl.mdl.destroy_desc(desc)
 
 
 def test_return_shapes_on_the_simulator_follow_the_reference(acl, tmp_path):
@@ -784,3 +851,15 @@ def test_the_late_free_fix_talks_about_free_not_memcpy():
         assert late, f"08 ({lang}) shows the late free's 107000"
         assert all("Fix: free each allocation once" in line and "memcpy" not in line and "dst_max" not in line
                    for line in late), late
+
+
+def test_instructor_docs_count_the_assignments_and_points_the_notebooks_have():
+    """The instructor guides' totals follow the graded cells, so a new exercise cannot leave them stale."""
+    sources = sorted(glob.glob(os.path.join(ROOT, "notebooks", "src", "*.py")))
+    points = [int(p) for path in sources for p in re.findall(r"points:(\d+)", open(path, encoding="utf-8").read())]
+    graded = [path for path in sources if "points:" in open(path, encoding="utf-8").read()]
+    n, total = len(graded), sum(points)
+    en = open(os.path.join(ROOT, "docs", "instructor.md"), encoding="utf-8").read()
+    zh = open(os.path.join(ROOT, "docs", "instructor_zh.md"), encoding="utf-8").read()
+    assert f"({n} assignments, {total} points)" in en and f"({total}/{total})" in en
+    assert f"共 {n} 个作业、{total} 分" in zh and f"（{total}/{total}）" in zh

@@ -260,25 +260,41 @@ _ = timed("copy back", at.unpack_outputs, d, outputs, res)
 print(f"execute took {run.elapsed_ms:.1f} ms")
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise (2 points)
-# Write `run_model(model_id, inputs, outputs)`: run the model synchronously on the two step-API datasets (their raw
-# handles are `.dataset`) and return the `ret`. The checker fills the output buffers with a marker first and looks
-# at them afterwards: an execute must overwrite them.
+# ## Exercise (3 points)
+# So far the step API built the output dataset for you. Write `run_model(model_id, desc, input_dataset)` that
+# builds it **itself** and runs the model: for each output the desc reports (`acl.mdl.get_num_outputs`), a device
+# buffer of `acl.mdl.get_output_size_by_index` bytes (`acl.rt.malloc`), wrapped with `acl.create_data_buffer` and
+# added to a dataset from `acl.mdl.create_dataset` (`acl.mdl.add_dataset_buffer`); then one synchronous
+# `acl.mdl.execute` into it, its `ret` checked; return the output dataset handle. The checker runs the same inputs
+# through its own execute and compares every output byte for byte; it accepts only a dataset your function
+# created, in buffers your function allocated — the notebook's `outputs`, or its buffers, do not pass — and then
+# releases what you returned.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习（2 分）
-# 编写 `run_model(model_id, inputs, outputs)`：在两个分步 API 数据集上（原始句柄是 `.dataset`）同步执行模型，返回 `ret`。检查器先用一个
-# 标记填满输出缓冲，之后再查看：一次推理必须覆盖它们。
+# ## 练习（3 分）
+# 到目前为止，输出数据集都是分步 API 替你构造的。编写 `run_model(model_id, desc, input_dataset)`，**自己**构造它并运行模型：对 desc 报告的每个
+# 输出（`acl.mdl.get_num_outputs`），申请 `acl.mdl.get_output_size_by_index` 字节的 Device 缓冲（`acl.rt.malloc`），用 `acl.create_data_buffer`
+# 包装，加入由 `acl.mdl.create_dataset` 创建的数据集（`acl.mdl.add_dataset_buffer`）；然后同步执行一次 `acl.mdl.execute`，检查它的 `ret`；
+# 返回输出数据集句柄。检查器用自己的推理处理同样的输入，逐字节比较每个输出；它只接受你的函数新建的数据集、你的函数申请的缓冲——notebook 里的
+# `outputs` 或它的缓冲都通不过——之后由检查器释放你返回的东西。
 
 # %% tags=["solution", "grade_id:nb06-execute"]
-def run_model(model_id, inputs, outputs):
-    """One synchronous execute; returns its ret."""
+def run_model(model_id, desc, input_dataset):
+    """An output dataset built from the desc, one synchronous execute into it; returns the dataset."""
     ### BEGIN SOLUTION
-    return acl.mdl.execute(model_id, inputs.dataset, outputs.dataset)
+    outputs = acl.mdl.create_dataset()
+    for i in range(acl.mdl.get_num_outputs(desc)):
+        size = acl.mdl.get_output_size_by_index(desc, i)
+        ptr, ret = acl.rt.malloc(size, 0)
+        check_ret("acl.rt.malloc", ret)
+        _, ret = acl.mdl.add_dataset_buffer(outputs, acl.create_data_buffer(ptr, size))
+        check_ret("acl.mdl.add_dataset_buffer", ret)
+    check_ret("acl.mdl.execute", acl.mdl.execute(model_id, input_dataset, outputs))
+    return outputs
     ### END SOLUTION
 
-# %% tags=["grade", "points:2", "grade_id:nb06-execute-test"]
-feedback = lab.check_execute(run_model, model.model_id, inputs, outputs)
+# %% tags=["grade", "points:3", "grade_id:nb06-execute-test"]
+feedback = lab.check_run_model(run_model, model.model_id, d.model_desc, inputs.dataset)
 print(feedback)
 assert feedback, feedback
 

@@ -8,8 +8,9 @@
 # device with single operators, so only the answer travels back.
 #
 # **You will be able to:** copy outputs device → host (D2H), shape them with `get_cur_output_dims`, print the
-# top-5 the way the official sample does, and run the Cast and ArgMaxD single operators on the device — knowing
-# where that example comes from and what it needs.
+# top-5 the way the official sample does, run the Cast and ArgMaxD single operators on the device — knowing
+# where that example comes from and what it needs — and write an op list of your own, compile it with
+# `atc --singleop`, load it with `acl.op.load` and run that operator yourself.
 
 # %% [markdown] tags=["lang:zh"]
 # # 07 · 结果拷回 Host，top-5（后处理）
@@ -19,7 +20,8 @@
 # 做后处理，只把答案传回来。
 #
 # **学完本节你将能够：** 把输出从 Device 复制到 Host（D2H），用 `get_cur_output_dims` 确定形状，按官方样例的格式打印 top-5，并在 Device
-# 上运行 Cast 和 ArgMaxD 单算子——同时知道这个例子出自哪里、需要什么。
+# 上运行 Cast 和 ArgMaxD 单算子——同时知道这个例子出自哪里、需要什么；还能自己写 op list，用 `atc --singleop` 编译，用 `acl.op.load`
+# 加载，并亲自运行这个算子。
 
 # %%
 from acl_teach import lab
@@ -172,14 +174,55 @@ check_ret("acl.rt.free", acl.rt.free(half_ptr))
 check_ret("acl.rt.free", acl.rt.free(idx_ptr))
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise (3 points)
+# ## Your own operator: an op list, `atc --singleop`, `acl.op.load`
+# Cast and ArgMaxD came precompiled. For any other operator you write the **op list** yourself — the JSON file
+# `atc --singleop` reads: one entry per operator with its type (`"op"`), its `input_desc` and `output_desc` (each
+# tensor's `format`, `shape` and `type`) and any `attr`. ATC compiles one `.om` file per entry, and the runtime
+# only runs an operator call whose types, formats and shapes match a compiled entry exactly. The next cell writes an
+# op list for **Add** of two float32 vectors of 1000 scores — two photos' scores summed on the device, a tiny
+# ensemble — and compiles it with `at.models.compile_ops` (the emulator's `--singleop` here; on a board the same
+# call runs CANN's `atc --singleop=op_list.json --output=… --soc_version=…`). Instead of a second folder, this model
+# is loaded from memory with [`acl.op.load`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-load.md)`(ptr, size)` (aclopLoad: "load single-operator model data from memory, the
+# memory managed by you"): the file's bytes, a pointer to them from [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html), and the byte count.
+#
+# *simulator:* `acl.op.set_model_dir` accepts one folder per process (a second call returns 100002) and
+# `acl.op.load` any number of models; the guide states neither limit, so whether a board takes a second folder is
+# UNCONFIRMED — loading from memory works either way.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 你自己的算子：op list、`atc --singleop`、`acl.op.load`
+# Cast 和 ArgMaxD 是预先编译好的。其他算子要你自己写 **op list**——也就是 `atc --singleop` 读取的 JSON 文件：每个算子一项，写明类型（`"op"`）、
+# `input_desc` 和 `output_desc`（每个张量的 `format`、`shape`、`type`）以及可能的 `attr`。ATC 为每一项编译一个 `.om` 文件，运行时只执行类型、
+# 格式和形状与某个编译项完全一致的算子调用。下一个单元格为 **Add** 写一个 op list：两个各含 1000 个分数的 float32 向量相加——在 Device
+# 上把两张照片的分数加起来，一个微型的集成——并用 `at.models.compile_ops` 编译（这里是模拟工具的 `--singleop`；在开发板上同一个调用运行
+# CANN 的 `atc --singleop=op_list.json --output=… --soc_version=…`）。这里不再设置第二个目录，而是用 [`acl.op.load`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-load.md)`(ptr, size)` 从内存加载
+# 这个模型（aclopLoad：“从内存中加载单算子模型数据，由用户管理内存”）：文件的字节、用 [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)
+# 得到的指针，以及字节数。
+#
+# *模拟器：* `acl.op.set_model_dir` 每个进程只接受一个目录（第二次调用返回 100002），`acl.op.load` 可以加载任意多个模型；指南没有写明这两个
+# 限制，所以开发板是否接受第二个目录尚未确认（UNCONFIRMED）——从内存加载在两种情况下都可行。
+
+# %%
+import json, os
+vector = {"format": "ND", "shape": [1000], "type": "float32"}
+add_list = [{"op": "Add", "input_desc": [vector, vector], "output_desc": [vector]}]
+print(json.dumps(add_list))
+add_dir = at.models.compile_ops(add_list, "scores_add")     # atc --singleop=op_list.json --output=add_dir ...
+add_om = next(f for f in sorted(os.listdir(add_dir)) if f.endswith(".om"))
+print("compiled:", add_om)
+with open(os.path.join(add_dir, add_om), "rb") as fh:
+    add_model = fh.read()                      # keep the bytes alive while their pointer is in use
+check_ret("acl.op.load", acl.op.load(acl.util.bytes_to_ptr(add_model), len(add_model)))
+
+# %% [markdown] tags=["lang:en"]
+# ## Exercise 1 (3 points)
 # Write `top5(outputs)`: copy output 0 from the device to the host yourself (`malloc_host`, `memcpy` with kind 2,
 # `ptr_to_bytes`, `free_host`), read it as float32 and return the five best class indices, best first. The checker
 # reads the same device buffer and checks that your function made the copy.
 # The buffer's address and size: [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/datatypes/function-get_data_buffer_addr.md) and [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html).
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习（3 分）
+# ## 练习 1（3 分）
 # 编写 `top5(outputs)`：自己把输出 0 从 Device 复制到 Host（`malloc_host`、kind 为 2 的 `memcpy`、`ptr_to_bytes`、`free_host`），
 # 按 float32 读取，返回得分最高的五个类别索引，从高到低。检查器读取同一个 Device 缓冲，并检查复制是你的函数做的。
 # 缓冲的地址和大小：[`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/datatypes/function-get_data_buffer_addr.md) 和 [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html)。
@@ -203,6 +246,61 @@ feedback = lab.check_top5(top5, outputs)
 print(feedback)
 assert feedback, feedback
 
+# %% [markdown] tags=["lang:en"]
+# ## Exercise 2 (3 points): run the Add operator yourself
+# Write `device_add(a, b, stream)`: `a` and `b` are float32 numpy vectors of 1000 values on the host. Run the
+# **Add** operator loaded above on the device and return `a + b` as a float32 numpy array — computed by the
+# operator, not by numpy: a device buffer per tensor (`acl.rt.malloc`) wrapped with `acl.create_data_buffer`; `a`
+# and `b` copied in (`acl.rt.memcpy`, kind 1); one tensor desc matching the op list (`acl.create_tensor_desc(0,
+# [1000], 2)`: ACL_FLOAT, ND); an empty attr (`acl.op.create_attr`); `acl.op.execute_v2("Add", …, stream)`;
+# `acl.rt.synchronize_stream`; the result copied back (kind 2); and everything you made released. The checker runs
+# it twice on random vectors and follows the bytes: your copies must land in the buffers the operator read, and
+# your copy back must come from the buffer it wrote.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 练习 2（3 分）：自己运行 Add 算子
+# 编写 `device_add(a, b, stream)`：`a` 和 `b` 是 Host 上各含 1000 个值的 float32 numpy 向量。在 Device 上运行上面加载的 **Add** 算子，
+# 以 float32 numpy 数组返回 `a + b`——由算子计算，而不是 numpy：为每个张量申请 Device 缓冲（`acl.rt.malloc`）并用 `acl.create_data_buffer`
+# 包装；把 `a` 和 `b` 复制进去（`acl.rt.memcpy`，kind 1）；一个与 op list 一致的张量描述（`acl.create_tensor_desc(0, [1000], 2)`：ACL_FLOAT、ND）；
+# 一个空的属性（`acl.op.create_attr`）；`acl.op.execute_v2("Add", …, stream)`；`acl.rt.synchronize_stream`；把结果复制回来（kind 2）；并释放你创建的
+# 一切。检查器用随机向量运行两次，并追踪字节的去向：你复制进去的数据必须落在算子读取的缓冲里，你拷回的数据必须来自算子写入的缓冲。
+
+# %% tags=["solution", "grade_id:nb07-add"]
+def device_add(a, b, stream):
+    """a + b by the Add operator on the device; everything it makes is released."""
+    ### BEGIN SOLUTION
+    size = a.nbytes
+    desc = acl.create_tensor_desc(0, [a.size], 2)          # ACL_FLOAT, ND: as the op list says
+    ptrs, bufs = [], []
+    for _ in range(3):                                     # a, b, and the result
+        ptr, ret = acl.rt.malloc(size, 0)
+        check_ret("acl.rt.malloc", ret)
+        ptrs.append(ptr)
+        bufs.append(acl.create_data_buffer(ptr, size))
+    data = [a.tobytes(), b.tobytes()]                      # alive while their pointers are used
+    for ptr, raw in zip(ptrs, data):
+        check_ret("acl.rt.memcpy", acl.rt.memcpy(ptr, size, acl.util.bytes_to_ptr(raw), size, 1))
+    attr = acl.op.create_attr()
+    check_ret("acl.op.execute_v2", acl.op.execute_v2("Add", [desc, desc], bufs[:2], [desc], bufs[2:], attr, stream))
+    check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(stream))
+    host, ret = acl.rt.malloc_host(size)
+    check_ret("acl.rt.malloc_host", ret)
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, size, ptrs[2], size, 2))
+    out = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.float32).copy()
+    check_ret("acl.rt.free_host", acl.rt.free_host(host))
+    acl.op.destroy_attr(attr)
+    acl.destroy_tensor_desc(desc)
+    for buf, ptr in zip(bufs, ptrs):
+        check_ret("acl.destroy_data_buffer", acl.destroy_data_buffer(buf))
+        check_ret("acl.rt.free", acl.rt.free(ptr))
+    return out
+    ### END SOLUTION
+
+# %% tags=["grade", "points:3", "grade_id:nb07-add-test"]
+feedback = lab.check_device_add(device_add, res.stream)
+print(feedback)
+assert feedback, feedback
+
 # %%
 at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)
 _ = at.release_resources(res)
@@ -215,6 +313,8 @@ print(lab.ledger_summary())
 # * Top-5 is `argsort()[-1:-6:-1]`; know whether your model outputs probabilities or logits.
 # * On the device, Cast + ArgMaxD (the guide's example) or Cast + ArgMaxV2 (the vpc sample) return only the
 #   answer; both need `atc --singleop` operator models and `acl.op.set_model_dir`.
+# * Your own operator: an op list entry (type, input/output descs, attrs) → `atc --singleop` → one `.om` per entry;
+#   `acl.op.load` adds one from memory (any number of times), then `execute_v2` with matching tensor descs.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 小结
@@ -223,6 +323,8 @@ print(lab.ledger_summary())
 # * top-5 是 `argsort()[-1:-6:-1]`；要清楚模型输出的是概率还是 logits。
 # * 在 Device 上，Cast + ArgMaxD（指南中的例子）或 Cast + ArgMaxV2（vpc 样例）只把答案传回来；两者都需要 `atc --singleop` 编译的单算子模型
 #   和 `acl.op.set_model_dir`。
+# * 自己的算子：op list 中的一项（类型、输入/输出描述、属性）→ `atc --singleop` → 每项一个 `.om`；`acl.op.load` 从内存加载一个（可调用任意
+#   多次），然后用匹配的张量描述调用 `execute_v2`。
 
 # %% [markdown] tags=["lang:en"]
 # ## Check your understanding
@@ -230,6 +332,7 @@ print(lab.ledger_summary())
 # 2. `ptr_to_numpy` returned an array; you then call `free_host`. What is wrong with the array now?
 # 3. Which operator does the vpc sample use for the arg-max, and how does it receive the dimension?
 # 4. Why must `synchronize_stream` come before reading the ArgMaxD result?
+# 5. Your op list compiled Add for `[1000]` float32. What happens if you call it with a `[1, 1000]` tensor desc, and why?
 #
 # **Next →** [08_release_and_leaks](08_release_and_leaks.ipynb)
 
@@ -239,5 +342,6 @@ print(lab.ledger_summary())
 # 2. `ptr_to_numpy` 返回了一个数组，随后你调用了 `free_host`。这个数组现在有什么问题？
 # 3. vpc 样例用哪个算子求最大值下标？它如何得到维度参数？
 # 4. 为什么必须先 `synchronize_stream` 再读取 ArgMaxD 的结果？
+# 5. 你的 op list 为 `[1000]` 的 float32 编译了 Add。如果用 `[1, 1000]` 的张量描述调用它，会怎样？为什么？
 #
 # **下一节 →** [08_release_and_leaks](08_release_and_leaks.ipynb)

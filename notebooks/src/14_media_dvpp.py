@@ -14,8 +14,8 @@
 # **You will be able to:** allocate DVPP memory with `dvpp_malloc` and say why its rules differ from
 # `acl.rt.malloc`; decode a JPEG into YUV420SP (NV12) with the right width/height strides and buffer size; read
 # the padding in a decoded picture; resize to 224 × 224 with VPC; crop with the even/odd coordinate rule and
-# recognise the error when it is broken; convert a model with `--insert_op_conf` and classify the DVPP output
-# end to end; release every media object.
+# recognise the error when it is broken; convert NV12 to NV21 with VPC; encode a decoded picture back to JPEG with
+# JPEGE; convert a model with `--insert_op_conf` and classify the DVPP output end to end; release every media object.
 
 # %% [markdown] tags=["lang:zh"]
 # # 14 · 媒体数据处理：DVPP 图片解码/缩放与 AIPP
@@ -29,7 +29,8 @@
 #
 # **学完本节你将能够：** 用 `dvpp_malloc` 申请 DVPP 内存，并说明它的规则为何不同于 `acl.rt.malloc`；把 JPEG 解码为 YUV420SP（NV12），
 # 给出正确的宽/高 stride 和缓冲大小；看懂解码图片中的补齐区域；用 VPC 缩放到 224 × 224；按奇偶坐标规则抠图，并认出违反规则时的错误；
-# 用 `--insert_op_conf` 转换模型，把 DVPP 的输出端到端地分类；释放所有媒体对象。
+# 用 VPC 把 NV12 转换为 NV21；用 JPEGE 把解码后的图片重新编码为 JPEG；用 `--insert_op_conf` 转换模型，把 DVPP 的输出端到端地分类；
+# 释放所有媒体对象。
 
 # %%
 from acl_teach import lab
@@ -308,6 +309,105 @@ for roi in (good_roi, bad_roi):
     check_ret("acl.media.dvpp_destroy_roi_config", media.dvpp_destroy_roi_config(roi))
 
 # %% [markdown] tags=["lang:en"]
+# ## VPC as a format converter: NV12 → NV21
+# **Why.** Not every consumer wants NV12. Some camera pipelines, encoders and models built for Android-style
+# frames expect **NV21** (`PIXEL_FORMAT_YVU_SEMIPLANAR_420 = 2`): the same Y plane, but the interleaved chroma
+# plane holds V before U. VPC converts while it resizes: the output pic desc simply names another format. The
+# [VPC functions and constraints](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html) list NV12 and NV21 as VPC outputs on the 310 (other
+# chips' lists are on their own pages); the strides and sizes are those of NV12 — one byte of Y per pixel,
+# half as much again for the chroma — so the same `ALIGN_UP(w, 16)` / `ALIGN_UP(h, 2)` rule applies.
+# The cell below resizes the decoded photo a second time, into an NV21 picture of 224 × 224, and compares it
+# byte for byte with the NV12 one: the Y planes must be equal, and each chroma pair swapped.
+
+# %% [markdown] tags=["lang:zh"]
+# ## VPC 做格式转换：NV12 → NV21
+# **为什么。** 并不是所有下游都要 NV12。有些摄像头流水线、编码器和按安卓帧格式训练的模型需要 **NV21**（`PIXEL_FORMAT_YVU_SEMIPLANAR_420 = 2`）：
+# Y 平面相同，但交错的色度平面中 V 在 U 之前。VPC 可以在缩放的同时转换格式：输出 pic desc 写上另一种格式即可。
+# [VPC 功能及约束说明](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html)列出 310 上 VPC 的输出格式为 NV12 和 NV21
+# （其他芯片的格式列表见各自的页面）；stride 和大小与 NV12 相同——每个像素一字节 Y，色度再加一半——所以同样适用
+# `ALIGN_UP(w, 16)` / `ALIGN_UP(h, 2)` 规则。下面的单元格把解码后的照片再缩放一次，输出为 224 × 224 的 NV21 图片，并与 NV12 的结果逐字节比较：
+# Y 平面必须相同，每对色度字节互换。
+
+# %%
+NV21 = 2                                    # PIXEL_FORMAT_YVU_SEMIPLANAR_420: V first in the chroma plane
+as_nv21, nv21_dev, nv21_size = new_picture(224, 224, align_up(224, 16), align_up(224, 2))
+check_ret("acl.media.dvpp_set_pic_desc_format", media.dvpp_set_pic_desc_format(as_nv21, NV21))
+check_ret("acl.media.dvpp_vpc_resize_async",
+          media.dvpp_vpc_resize_async(channel, decoded, as_nv21, resize_config, res.stream))
+check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
+nv12_bytes, nv21_bytes = read_back(resized_dev, resized_size), read_back(nv21_dev, nv21_size)
+y_end = 224 * 224
+print("format in the desc:", media.dvpp_get_pic_desc_format(as_nv21), "| size", nv21_size, "bytes, as NV12")
+print("Y planes equal:", np.array_equal(nv12_bytes[:y_end], nv21_bytes[:y_end]))
+print("chroma: NV12 U == NV21 second byte:", np.array_equal(nv12_bytes[y_end::2], nv21_bytes[y_end + 1::2]),
+      "| NV12 V == NV21 first byte:", np.array_equal(nv12_bytes[y_end + 1::2], nv21_bytes[y_end::2]))
+print("first chroma bytes, NV12:", nv12_bytes[y_end:y_end + 6].tolist(), "NV21:", nv21_bytes[y_end:y_end + 6].tolist())
+
+# %% [markdown] tags=["lang:en"]
+# ## JPEG encode (JPEGE)
+# **Why.** The way back: after DVPP or a model has worked on a picture, a program often has to store or send it —
+# a snapshot, a detection with its boxes drawn in. **JPEGE** encodes a YUV picture in DVPP memory into a JPEG file
+# without the host. Its rules, from the [JPEGE functions and constraints](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html) page: NV12 or NV21 input with
+# even width and height; width stride the width aligned up to 16 (any larger multiple of 16, such as 128, is
+# accepted); height stride equal to the height *or* the height aligned up to 16 — exactly what JPEGD writes, so
+# **a JPEGD output can be encoded as it is**, padding and all, and the stride arithmetic above (128 on the 310, 64
+# on the 310P and 310B) holds here too. Input and output buffers come from `dvpp_malloc`.
+#
+# The flow: `dvpp_create_jpege_config` and `dvpp_set_jpege_config_level` (quality, 0..100);
+# `dvpp_jpeg_predict_enc_size(pic_desc, config)` returns `(bytes, ret)`, an upper bound for the output buffer;
+# `dvpp_jpeg_encode_async(channel, pic_desc, out_ptr, size_ptr, config, stream)` takes the *address* of a host
+# `uint32` that holds the buffer's capacity on the way in, and the JPEG's real byte count once the stream is
+# synchronised. The cell keeps that `uint32` in `acl.rt.malloc_host` memory, fills it with a host-to-host
+# `acl.rt.memcpy` (kind 0) and reads it back with `acl.util.ptr_to_bytes`; then it decodes the JPEG with Pillow on
+# the host and compares it with the photo.
+#
+# *simulator:* JPEGE encodes with Pillow (baseline JPEG, chroma repeated 2 × 2) and `predict_enc_size` uses the
+# V100 formula (picture bytes + 768, rounded up to 2 MiB); a board's byte count and pixels differ somewhat.
+
+# %% [markdown] tags=["lang:zh"]
+# ## JPEG 编码（JPEGE）
+# **为什么。** 这是回程：DVPP 或模型处理完图片后，程序常常要把它保存或发送出去——一张抓拍，一张画好检测框的图。**JPEGE** 把 DVPP 内存中的
+# YUV 图片编码成 JPEG 文件，不经过 Host。规则见 [JPEGE 功能及约束说明](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html)：输入为 NV12 或 NV21，宽高为偶数；
+# 宽 stride 为宽向上对齐到 16（也接受更大的 16 的倍数，如 128）；高 stride 等于高，*或*为高向上对齐到 16——正是 JPEGD 写出的样子，所以
+# **JPEGD 的输出可以原样编码**，连同填充一起，上面的 stride 算法（310 上 128，310P 和 310B 上 64）在这里同样成立。输入、输出缓冲都来自 `dvpp_malloc`。
+#
+# 流程：`dvpp_create_jpege_config` 和 `dvpp_set_jpege_config_level`（质量，0..100）；`dvpp_jpeg_predict_enc_size(pic_desc, config)` 返回
+# `(bytes, ret)`，即输出缓冲的上限；`dvpp_jpeg_encode_async(channel, pic_desc, out_ptr, size_ptr, config, stream)` 接收一个 Host 上 `uint32`
+# 的*地址*：传入时存放缓冲容量，Stream 同步后变为 JPEG 的实际字节数。单元格把这个 `uint32` 放在 `acl.rt.malloc_host` 申请的内存里，
+# 用 Host 到 Host 的 `acl.rt.memcpy`（kind 0）写入，再用 `acl.util.ptr_to_bytes` 读回；然后在 Host 上用 Pillow 解码这个 JPEG，并与原照片比较。
+#
+# *模拟器：* JPEGE 用 Pillow 编码（基线 JPEG，色度按 2 × 2 复制），`predict_enc_size` 使用 V100 的公式（图片字节数 + 768，向上取整到 2 MiB）；
+# 开发板上的字节数和像素会有所不同。
+
+# %%
+jpege_config = media.dvpp_create_jpege_config()
+check_ret("acl.media.dvpp_set_jpege_config_level", media.dvpp_set_jpege_config_level(jpege_config, 90))
+print(f"encoding the JPEGD output as it is: {width} x {height}, strides {ws} x {hs} "
+      f"(width stride % 16 = {ws % 16}, height stride = ALIGN_UP(height, 16): {hs == align_up(height, 16)})")
+capacity, ret = media.dvpp_jpeg_predict_enc_size(decoded, jpege_config)
+check_ret("acl.media.dvpp_jpeg_predict_enc_size", ret)
+encoded_dev, ret = media.dvpp_malloc(capacity)
+check_ret("acl.media.dvpp_malloc", ret)
+dvpp_blocks.append(encoded_dev)
+size_holder, ret = acl.rt.malloc_host(4)                      # the host uint32 that size_ptr points at
+check_ret("acl.rt.malloc_host", ret)
+capacity_bytes = np.array([capacity], np.uint32).tobytes()
+check_ret("acl.rt.memcpy", acl.rt.memcpy(size_holder, 4, acl.util.bytes_to_ptr(capacity_bytes), 4, 0))  # HOST_TO_HOST
+check_ret("acl.media.dvpp_jpeg_encode_async",
+          media.dvpp_jpeg_encode_async(channel, decoded, encoded_dev, size_holder, jpege_config, res.stream))
+check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
+encoded_size = int(np.frombuffer(acl.util.ptr_to_bytes(size_holder, 4), np.uint32)[0])
+check_ret("acl.rt.free_host", acl.rt.free_host(size_holder))
+encoded = read_back(encoded_dev, encoded_size).tobytes()
+again = Image.open(io.BytesIO(encoded))
+error = np.asarray(again.convert("RGB"), np.float32) - np.asarray(photo, np.float32)
+print(f"predicted at most {capacity} bytes; the JPEG is {encoded_size} bytes, starts with {encoded[:2].hex()} (SOI)")
+print(f"decoded by Pillow: {again.format} {again.size[0]} x {again.size[1]}, "
+      f"PSNR against the photo {10 * np.log10(255 ** 2 / np.mean(error ** 2)):.0f} dB (above 30: a close copy)")
+check_ret("acl.media.dvpp_destroy_jpege_config", media.dvpp_destroy_jpege_config(jpege_config))
+display(again.resize((300, 195)))
+
+# %% [markdown] tags=["lang:en"]
 # ## AIPP: the model takes the YUV buffer
 # The resized picture is uint8 YUV; the model wants float RGB, normalised. **AIPP** (AI pre-processing) does that
 # conversion inside the model on the AI Core. It is compiled in by ATC from a config file passed as
@@ -523,6 +623,9 @@ print(lab.ledger_summary())
 #   `ws × hs × 3 / 2`, UV at `ws × hs`; the padding is part of the buffer, not of the picture.
 # * VPC resizes and crops (strides %16 / %2); a crop ROI has even left/top and odd right/bottom on the 310. The host
 #   does not check it; here the failure comes at `synchronize_stream` (how a board reports it: UNCONFIRMED).
+# * VPC converts while it resizes: an NV21 output desc gives NV21 (same Y, chroma bytes swapped). JPEGE encodes a
+#   JPEGD output as it is (width stride %16, height stride = height or ALIGN_UP(h, 16)); its size argument is the
+#   address of a host uint32: capacity in, JPEG bytes out after the sync.
 # * Static AIPP (`atc --insert_op_conf`) turns the 75,264-byte uint8 YUV picture into the model's normalised RGB,
 #   so the DVPP output feeds the model with no host step.
 
@@ -534,6 +637,8 @@ print(lab.ledger_summary())
 #   开始；补齐区域属于缓冲，但不属于图片。
 # * VPC 负责缩放和抠图（stride 为 16 / 2 的倍数）；在 310 上抠图 ROI 的 left/top 为偶数，right/bottom 为奇数。Host 不检查它；这里失败在
 #   `synchronize_stream` 时才出现（开发板如何报告：UNCONFIRMED）。
+# * VPC 在缩放的同时转换格式：输出 desc 写 NV21 就得到 NV21（Y 相同，色度字节互换）。JPEGE 可以原样编码 JPEGD 的输出（宽 stride 为 16 的倍数，
+#   高 stride 等于高或 ALIGN_UP(h, 16)）；它的 size 参数是 Host 上一个 uint32 的地址：传入容量，同步后得到 JPEG 字节数。
 # * 静态 AIPP（`atc --insert_op_conf`）把 75,264 字节的 uint8 YUV 图片变成模型需要的归一化 RGB，因此 DVPP 的输出无需经过 Host 就能送进模型。
 
 # %% [markdown] tags=["lang:en"]
