@@ -1923,11 +1923,10 @@ def _decode_verdict(run: Run, jpeg: bytes, w: int, h: int) -> Feedback:
     bad = _first(bad, _failed_calls(run), _decoded_bytes(got, jpeg, w, h), _decode_leaks(run, got["data"]))
     if bad is not None:
         return bad
-    ws, hs = got["width_stride"], got["height_stride"]
-    return _ok(f"a random {w} x {h} JPEG decoded to NV12 with strides {ws} x {hs} on {_soc()}, the Y and UV planes "
-               "as libjpeg decodes them, and nothing but the returned picture left alive.",
-               f"一张随机的 {w} x {h} JPEG 在 {_soc()} 上解码为 NV12，stride 为 {ws} x {hs}，Y 和 UV 平面与 libjpeg 的"
-               "解码一致，除返回的图片外没有留下任何资源。")
+    return _ok(f"a random JPEG (sides not multiples of 16) decoded to NV12 with {_soc()}'s strides, the Y and UV "
+               "planes as libjpeg decodes them, and nothing but the returned picture left alive.",
+               f"一张随机的 JPEG（宽高都不是 16 的倍数）按 {_soc()} 的 stride 解码为 NV12，Y 和 UV 平面与 libjpeg 的解码一致，"
+               "除返回的图片外没有留下任何资源。")
 
 
 def _soc() -> str:
