@@ -84,6 +84,8 @@ print(f"JPEG: {len(jpeg)} bytes, {width} x {height}, {components} components")
 # with [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)
 # (host pointer from [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)),
 # and a model can read it directly. Both JPEGD's input (the JPEG bytes) and its output live there.
+# The copy kind depends on where the code runs, so the cell asks [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) (notebook 01): 0 (ACL_DEVICE, on
+# the board) copies DEVICE_TO_DEVICE (3), 1 (ACL_HOST, a PC with a card) HOST_TO_DEVICE (1) and DEVICE_TO_HOST (2).
 #
 # *simulator:* `acl.rt.free` of a DVPP pointer frees it with a warning (the wrong allocator; the vpc samples do
 # it); on a board the outcome is not documented (UNCONFIRMED) — use `dvpp_free`.
@@ -96,6 +98,8 @@ print(f"JPEG: {len(jpeg)} bytes, {width} x {height}, {components} components")
 # “必须是用 acldvppMalloc 申请的内存”；它要用 `acl.media.dvpp_free` 释放，绝不能用 `acl.rt.free`。DVPP 内存仍然是 Device 内存：
 # 用 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 向其中复制数据（Host 指针来自
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)），模型也可以直接读取它。JPEGD 的输入（JPEG 字节）和输出都放在这种内存里。
+# 复制方向取决于代码在哪里运行，所以单元格调用 [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html)（第 01 节）：0（ACL_DEVICE，在开发板上）用 DEVICE_TO_DEVICE（3），
+# 1（ACL_HOST，插卡的 PC）用 HOST_TO_DEVICE（1）和 DEVICE_TO_HOST（2）。
 #
 # *模拟器：* 对 DVPP 指针调用 `acl.rt.free` 会释放它并给出警告（分配器不对；vpc 样例就这样做）；在开发板上，结果没有文档说明
 # （UNCONFIRMED）——请用 `dvpp_free`。
