@@ -688,13 +688,29 @@ def _wrong_kind(desc: Any) -> Feedback:
 @checker
 @_uses_process
 def check_buffer_size(size_fn: Any, desc: Any, kind: str = "output") -> Feedback:
-    """Exercise 03: the learner's size_fn(model_desc, index) computes bytes from dims and data type."""
+    """Exercise 03: the learner's size_fn(model_desc, index) computes bytes from dims and data type, on the given
+    desc and on a second model of other sizes and types (so numbers typed in from the first one fail)."""
     bad = _need_function(size_fn, "tensor_bytes")
     if bad is not None:
         return bad
     d, tensors = _desc_tensors(desc, kind)
     if d is None:
         return _wrong_kind(desc)
+    bad = _sizes_verdict(size_fn, d, kind)
+    if bad is not None:
+        return bad
+    bad, probe = _on_probe(size_fn, kind)
+    if bad is not None:
+        return bad
+    return _ok(f"every {kind} size matches the desc: " + "; ".join(t.size_arithmetic for t in tensors)
+               + " — and on a second model: " + "; ".join(probe),
+               "每个大小都与 desc 一致：" + "；".join(t.size_arithmetic for t in tensors) + "——在第二个模型上也是："
+               + "；".join(probe))
+
+
+def _sizes_verdict(size_fn: Callable, d: Any, kind: str) -> Optional[Feedback]:
+    """Feedback on the first tensor of ``d`` whose size size_fn gets wrong, or not from dims and data type."""
+    _, tensors = _desc_tensors(d, kind)
     for t in tensors:
         run = run_recorded(size_fn, d.model_desc, t.index)
         bad = _raised(run, "tensor_bytes")
@@ -710,8 +726,33 @@ def check_buffer_size(size_fn: Any, desc: Any, kind: str = "output") -> Feedback
             return _wrong_type("a byte count (int)", run.result, "字节数（int）")
         if int(run.result) != t.size:
             return _size_hint(int(run.result), t, kind)
-    return _ok(f"every {kind} size matches the desc: " + "; ".join(t.size_arithmetic for t in tensors),
-               "每个大小都与 desc 一致：" + "；".join(t.size_arithmetic for t in tensors))
+    return None
+
+
+def _on_probe(size_fn: Callable, kind: str) -> Tuple[Optional[Feedback], List[str]]:
+    """(feedback if size_fn fails on the probe model, its size arithmetic): the checker loads and releases it."""
+    from . import models
+    acl = backend.acl()
+    model_id, ret = acl.mdl.load_from_file(models.probe_om())
+    if ret != 0:
+        return _no(f"the checker could not load its second model (load_from_file returned {_explain(ret)}): is a "
+                   "Device set and a Context current? Re-run the notebook's first cells, then this check.",
+                   f"检查器无法加载它的第二个模型（load_from_file 返回 {_explain(ret)}）：Device 是否已设置、Context 是否为当前？"
+                   "请重新运行 notebook 开头的单元格，再运行本检查。"), []
+    handle = acl.mdl.create_desc()
+    try:
+        d = _desc(handle) if acl.mdl.get_desc(handle, model_id) == 0 else None
+        if d is None:
+            return _no("the checker could not describe its second model; re-run this check.",
+                       "检查器无法读取它的第二个模型的描述；请重新运行本检查。"), []
+        bad = _sizes_verdict(size_fn, d, kind)
+        if bad is not None:
+            return _no("on a second model (the checker's, with other sizes and data types): " + bad.message,
+                       "在第二个模型上（检查器自己的，大小和数据类型都不同）：" + bad.message_zh), []
+        return None, [t.size_arithmetic for t in (d.inputs if kind == "input" else d.outputs)]
+    finally:
+        acl.mdl.destroy_desc(handle)
+        acl.mdl.unload(model_id)
 
 
 # -- 04 ----------------------------------------------------------------------------------------------------------

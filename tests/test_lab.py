@@ -171,6 +171,23 @@ def test_check_buffer_size(model, acl):
     _wrong(lab.check_buffer_size(_tensor_bytes(acl), "desc"))
 
 
+def test_check_buffer_size_judges_a_second_model(model, acl):
+    """Dims and data type read for show, then the default model's 4000 typed in: the checker's own second model
+    (fp16 [2,3,4] and fp32 [5] outputs) catches it; the right function passes on both and nothing is left."""
+    _, desc = model
+    before = _live()
+    literal = lambda d, i: (acl.mdl.get_output_dims(d, i), acl.mdl.get_output_data_type(d, i), 4000)[2]  # noqa: E731
+    fb = _wrong(lab.check_buffer_size(literal, desc), "second model", "48 = 24 x 2-byte")
+    assert "第二个模型" in fb.message_zh
+    fp32_only = lambda d, i: (acl.mdl.get_output_data_type(d, i),  # noqa: E731 - read, then 4 bytes assumed
+                              int(np.prod(acl.mdl.get_output_dims(d, i)[0]["dims"])) * 4)[1]
+    _wrong(lab.check_buffer_size(fp32_only, desc), "second model", "fp16 (2 bytes)")
+    fb = lab.check_buffer_size(_tensor_bytes(acl), desc)
+    assert fb and "2 x 3 x 4 x 2 bytes (ACL_FLOAT16) = 48" in fb.message and "= 20" in fb.message, fb
+    assert lab.check_buffer_size(_tensor_bytes(acl, {0: 4, 1: 2}), desc, "output")
+    assert _live() == before
+
+
 # -- 04 ---------------------------------------------------------------------------------------------------------
 def _build(acl, size_of=None, device=True):
     def build_dataset(desc):
