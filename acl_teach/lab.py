@@ -510,6 +510,66 @@ def read_device(ptr: int, size: int) -> Optional[bytes]:
         return None
 
 
+# -- 00 ----------------------------------------------------------------------------------------------------------
+_WHERE_CALLS = ("acl.rt.set_device", "acl.get_soc_name", "acl.rt.get_run_mode", "acl.rt.reset_device")
+
+
+def _other_machine(soc: str, mode: int) -> Tuple[str, int]:
+    """A second machine to judge on: another SoC and the other run mode (a simulator choice; a board stays put)."""
+    return ("Ascend310P3" if soc != "Ascend310P3" else "Ascend310"), (1 - mode if mode in (0, 1) else 0)
+
+
+@checker
+@_uses_process
+def check_where_am_i(where_fn: Any) -> Feedback:
+    """Notebook 00: where_fn() sets Device 0, asks the SoC name and run mode, resets the Device and returns
+    (soc_name, run_mode); judged on this machine and, on the simulator, on a second one, so typed-in answers fail."""
+    bad = _need_function(where_fn, "where_am_i")
+    if bad is not None:
+        return bad
+    ins = backend.inspector()
+    here = ins.machine_now()
+    seen = []
+    for soc, mode in (here, _other_machine(*here)):
+        with ins.machine(soc, mode) as truth:
+            run = run_recorded(where_fn)
+        bad = _where_verdict(run, truth)
+        if bad is not None:
+            return bad
+        seen.append(truth)
+    names = {0: "ACL_DEVICE", 1: "ACL_HOST"}
+    return _ok(f"this machine is {here[0]}, run mode {here[1]} ({names.get(here[1], '?')}) — your function asked "
+               f"it (and answered {seen[-1]} when the checker made it another machine).",
+               f"本机是 {here[0]}，运行模式 {here[1]}（{names.get(here[1], '?')}）——这是你的函数问出来的"
+               f"（检查器把它换成另一台机器时，它答出了 {seen[-1]}）。")
+
+
+def _where_verdict(run: Run, truth: Tuple[str, int]) -> Optional[Feedback]:
+    """Feedback when the run did not really ask the machine, left Device 0 set, or returned something else."""
+    bad = _first(_raised(run, "where_am_i"), _failed_calls(run))
+    if bad is not None:
+        return bad
+    missing = [api for api in _WHERE_CALLS if not run.named(api)]
+    if missing:
+        return _no(f"call {', '.join(missing)} in where_am_i: the answer must come from the machine, not be typed in.",
+                   f"请在 where_am_i 中调用 {'、'.join(missing)}：答案要从机器上问出来，而不是直接写出来。")
+    if len(run.named("acl.rt.set_device")) != len(run.named("acl.rt.reset_device")):
+        return _no("reset the Device you set: one acl.rt.reset_device(0) for each acl.rt.set_device(0).",
+                   "设置了 Device 就要复位：每个 acl.rt.set_device(0) 对应一个 acl.rt.reset_device(0)。")
+    got = run.result
+    if isinstance(got, tuple) and len(got) == 2 and isinstance(got[1], tuple):
+        return _no("acl.rt.get_run_mode() returns (run_mode, ret): return its first item, not the pair.",
+                   "acl.rt.get_run_mode() 返回 (run_mode, ret)：请返回它的第一项，而不是整个二元组。")
+    if not isinstance(got, tuple) or len(got) != 2:
+        return _wrong_type("a pair (soc_name, run_mode)", got, "二元组 (soc_name, run_mode)")
+    if tuple(got) != tuple(truth):
+        return _no(f"you returned {got!r}; the machine answered {truth!r} to acl.get_soc_name() and "
+                   "acl.rt.get_run_mode() — return what the calls give you.",
+                   f"你返回了 {got!r}；机器对 acl.get_soc_name() 和 acl.rt.get_run_mode() 的回答是 {truth!r}——"
+                   "请返回调用给出的值。")
+    return None
+
+
 # -- 01 ----------------------------------------------------------------------------------------------------------
 @checker
 @_uses_process

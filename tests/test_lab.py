@@ -142,6 +142,41 @@ def test_check_model_memory(ready, default_om):
     assert _live() == before
 
 
+# -- 00 ---------------------------------------------------------------------------------------------------------
+def _where_am_i(acl, keep_pair=False, reset=True):
+    def where_am_i():
+        assert acl.rt.set_device(0) == 0
+        soc, mode = acl.get_soc_name(), acl.rt.get_run_mode()
+        if reset:
+            acl.rt.reset_device(0)
+        return soc, (mode if keep_pair else mode[0])
+    return where_am_i
+
+
+def test_check_where_am_i(acl):
+    """The right function passes on both machines; literals, missing calls, a kept Device, the (mode, ret) pair
+    fail; the learner's machine is given back and the checker neither inits nor finalizes."""
+    from acl_teach.sim import inspect
+    assert acl.init() == 0
+    try:
+        here = inspect.machine_now()
+        fb = lab.check_where_am_i(_where_am_i(acl))
+        assert fb and "Ascend310" in fb.message and "Ascend310P3" in fb.message, fb
+        assert inspect.machine_now() == here and inspect.initialized()
+        typed = lambda: (acl.rt.set_device(0), acl.get_soc_name(), acl.rt.get_run_mode(),  # noqa: E731
+                         acl.rt.reset_device(0), ("Ascend310", 1))[-1]
+        _wrong(lab.check_where_am_i(typed), "Ascend310P3", "return what the calls give")     # literal, calls for show
+        _wrong(lab.check_where_am_i(lambda: ("Ascend310", 1)), "acl.rt.set_device", "acl.get_soc_name")
+        _wrong(lab.check_where_am_i(_where_am_i(acl, keep_pair=True)), "(run_mode, ret)")
+        _wrong(lab.check_where_am_i(_where_am_i(acl, reset=False)), "reset_device")
+        acl.rt.reset_device(0)
+        _wrong(lab.check_where_am_i(None), "pass your function")
+        assert inspect.machine_now() == here and _live() == [("acl", 0)]
+    finally:
+        acl.finalize()
+    _wrong(lab.check_where_am_i(_where_am_i(acl)), "not initialised")
+
+
 # -- 03 ---------------------------------------------------------------------------------------------------------
 ITEMSIZE = {0: 4, 1: 2, 2: 1, 3: 4, 9: 8}
 
