@@ -250,7 +250,8 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # ## Exercise (practice, not graded): where am I?
 # Write `where_am_i()` in raw pyACL: open Device 0 with
 # [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)`(0)`,
-# ask the chip's name with `acl.get_soc_name()` and the run mode with `acl.rt.get_run_mode()` (it returns
+# ask the chip's name with [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) and the run mode with
+# [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) (it returns
 # `(run_mode, ret)`: 1 is `ACL_HOST`, a PC with a card; 0 is `ACL_DEVICE`, code running on the board itself), close
 # the Device with [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)`(0)`
 # and return `(soc_name, run_mode)`. Check each `ret` with `check_ret`. The checker runs it and looks at the calls
@@ -261,7 +262,7 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # %% [markdown] tags=["lang:zh"]
 # ## 练习（自测，不计分）：我在哪里？
 # 用原始 pyACL 编写 `where_am_i()`：用 [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)`(0)` 打开 Device 0，
-# 用 `acl.get_soc_name()` 询问芯片名称，用 `acl.rt.get_run_mode()` 询问运行模式（它返回 `(run_mode, ret)`：1 是 `ACL_HOST`，
+# 用 [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) 询问芯片名称，用 [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) 询问运行模式（它返回 `(run_mode, ret)`：1 是 `ACL_HOST`，
 # 即插卡的 PC；0 是 `ACL_DEVICE`，即代码运行在开发板自身上），再用 [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)`(0)`
 # 关闭 Device，返回 `(soc_name, run_mode)`。每个 `ret` 都用 `check_ret` 检查。检查器运行它并查看它做过的调用；在模拟器上还会在另一台
 # 模拟机器上再运行一次（*模拟器：* 换一个 SoC 名称和运行模式，之后还原成你的），所以直接写出答案通不过。Device 和运行模式在第 01 节详细讲解。

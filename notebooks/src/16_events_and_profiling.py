@@ -82,6 +82,7 @@ from acl_teach.lab import check_ret
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
 # [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html),
+# [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html),
 # [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %% [markdown] tags=["lang:zh"]
@@ -120,6 +121,7 @@ from acl_teach.lab import check_ret
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
 # [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html),
+# [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html),
 # [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %%
@@ -207,7 +209,7 @@ for event in (start, end):
 # Four events on one stream split the pipeline into its three asynchronous steps: copy in
 # ([`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/appdevgapi/aclpythondevg_01_0121.html),
 # kind `TO_DEV`), execute, copy the 4,000 bytes of scores back (kind `FROM_DEV`) — 1 and 2 on a PC with a card, 3
-# (device to device) on a board, chosen from `acl.rt.get_run_mode()` as in notebooks 14 and 15. One `synchronize_event` on the last event waits for
+# (device to device) on a board, chosen from [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) as in notebooks 14 and 15. One `synchronize_event` on the last event waits for
 # all of them: tasks on one stream run in order.
 #
 # *simulator:* copies cost a launch plus bytes over a bandwidth (12 GB/s each way between host and device), the model
@@ -218,7 +220,7 @@ for event in (start, end):
 # ## 一张照片的时间花在哪里
 # 同一个 Stream 上的四个 Event 把流程分成三个异步步骤：复制进去（[`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/appdevgapi/aclpythondevg_01_0121.html)，
 # kind `TO_DEV`）、执行、把 4,000 字节的分数拷回（kind `FROM_DEV`）——插卡的 PC 上是 1 和 2，开发板上是 3（Device 到 Device），
-# 与第 14、15 节一样由 `acl.rt.get_run_mode()` 决定。对最后一个 Event 调用一次 `synchronize_event` 就等到了全部任务：同一个 Stream 上的任务按顺序执行。
+# 与第 14、15 节一样由 [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) 决定。对最后一个 Event 调用一次 `synchronize_event` 就等到了全部任务：同一个 Stream 上的任务按顺序执行。
 #
 # *模拟器：* 复制的代价是一次下发开销加上字节数除以带宽（Host 与 Device 之间每个方向 12 GB/s），模型的代价是各算子的乘加次数和字节数，
 # 再加上读一遍权重。要看的是比例——对这张小照片来说，模型远远超过两次复制；数值则来自代价模型。
