@@ -1908,6 +1908,224 @@ def _one_layout(layout_fn: Any, soc: str, w: int, h: int) -> Optional[Feedback]:
     return None
 
 
+#: JPEG sides the decode checker picks from: none a multiple of 16 (so both kinds of padding are real)
+_DECODE_SIDES = tuple(s for s in range(41, 330) if s % 16)
+#: how far a decoded byte may be from libjpeg's YCbCr (Y; chroma averaged 2x2): what JPEGD hardware's IDCT may differ
+_DECODE_TOLERANCE = (2, 3)
+_SYNCS = ("acl.rt.synchronize_stream", "acl.rt.synchronize_stream_with_timeout", "acl.rt.synchronize_device")
+_PIC_GETTERS = ("data", "size", "format", "width", "height", "width_stride", "height_stride", "ret_code")
+
+
+def _random_jpeg() -> Tuple[bytes, int, int]:
+    """(JPEG bytes, width, height) of a fresh random picture, 4:2:0, neither side a multiple of 16."""
+    import io
+    import secrets
+    from PIL import Image
+    rng = np.random.default_rng(secrets.randbits(64))
+    w, h = (int(rng.choice(_DECODE_SIDES)) for _ in range(2))
+    yy, xx = np.mgrid[0:h, 0:w]
+    waves = [np.sin(xx / rng.uniform(4, 30) + rng.uniform(0, 6)) + np.cos(yy / rng.uniform(4, 30)) for _ in range(3)]
+    rgb = np.stack([(127 + 60 * wv + rng.integers(-20, 21, (h, w))) for wv in waves], axis=-1)
+    out = io.BytesIO()
+    Image.fromarray(np.clip(rgb, 0, 255).astype(np.uint8), "RGB").save(out, "JPEG", quality=90, subsampling=2)
+    return out.getvalue(), w, h
+
+
+def reference_nv12_planes(jpeg: bytes) -> Tuple[np.ndarray, np.ndarray]:
+    """(Y, interleaved UV) libjpeg decodes the JPEG to: its own YCbCr output, chroma averaged over 2x2 blocks."""
+    import io
+    from PIL import Image
+    im = Image.open(io.BytesIO(jpeg))
+    im.draft("YCbCr", None)
+    ycc = np.asarray(im if im.mode == "YCbCr" else im.convert("YCbCr"), np.float64)
+    h, w = ycc.shape[:2]
+    pad = np.pad(ycc[..., 1:], ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
+    chroma = np.floor((pad[0::2, 0::2] + pad[1::2, 0::2] + pad[0::2, 1::2] + pad[1::2, 1::2]) / 4 + 0.5)
+    return ycc[..., 0], chroma.reshape(chroma.shape[0], -1)  # U, V, U, V ... per row
+
+
+@checker
+@_uses_process
+def check_decode_nv12(decode_fn: Any, channel_desc: Any, stream: Any) -> Feedback:
+    """Exercise 14b: decode_fn(jpeg_bytes, channel_desc, stream) decodes a fresh random JPEG with JPEGD into NV12 and
+    returns the output pic desc; the caller owns that desc and its data (the checker releases both), the function
+    releases everything else (the JPEG's DVPP copy included)."""
+    bad = _need_function(decode_fn, "decode_nv12")
+    if bad is not None:
+        return bad
+    for what, got, zh in (("the channel desc (dvpp_create_channel_desc)", channel_desc, "通道描述"),
+                          ("the stream handle", stream, "Stream 句柄")):
+        if not isinstance(got, int) or isinstance(got, bool) or got == 0:
+            return _wrong_type(what, got, zh)
+    jpeg, w, h = _random_jpeg()
+    run = run_recorded(decode_fn, jpeg, channel_desc, stream)
+    try:
+        verdict = _first(_raised(run, "decode_nv12"), _dangling(run), _decode_flow(run, stream, len(jpeg)))
+        return verdict if verdict is not None else _decode_verdict(run, jpeg, w, h)
+    finally:
+        _decode_cleanup(run, stream)
+
+
+def _made(run: Run, api: str) -> List[int]:
+    """The handles/pointers the learner's calls of one creator returned (failed calls excluded)."""
+    return [h for h in (_handle(c) for c in run.named(api)) if h]
+
+
+def _decode_flow(run: Run, stream: int, size: int) -> Optional[Feedback]:
+    """The returned desc was made in this call, decoded into on this stream, and the stream synchronised after."""
+    desc = run.result
+    if not isinstance(desc, int) or isinstance(desc, bool) or desc == 0:
+        return _no(f"return the output pic desc (the handle dvpp_create_pic_desc gave), not "
+                   f"{type(desc).__name__} {desc!r:.40}.",
+                   f"请返回输出图片描述（dvpp_create_pic_desc 给出的句柄），而不是 {type(desc).__name__} {desc!r:.40}。")
+    if desc not in _made(run, "acl.media.dvpp_create_pic_desc"):
+        return _no("the pic desc you returned was not created in this call: make a new one (dvpp_create_pic_desc) "
+                   "for this JPEG — an earlier picture's desc describes an earlier picture.",
+                   "你返回的图片描述不是这次调用中创建的：要为这张 JPEG 新建一个（dvpp_create_pic_desc）——"
+                   "以前的图片描述描述的是以前的图片。")
+    decodes = [c for c in run.named("acl.media.dvpp_jpeg_decode_async") if c.args[3:4] == (desc,)]
+    if not decodes:
+        return _no("nothing was decoded into the pic desc you returned: call acl.media.dvpp_jpeg_decode_async("
+                   "channel_desc, jpeg_dev, jpeg_size, out_desc, stream).",
+                   "没有解码到你返回的图片描述中：请调用 acl.media.dvpp_jpeg_decode_async(channel_desc, jpeg_dev, "
+                   "jpeg_size, out_desc, stream)。")
+    call = decodes[-1]
+    if call.args[4] != stream or call.args[2] != size:
+        return _no(f"decode on the stream you were given ({stream}) with the JPEG's byte count ({size}); "
+                   f"got stream {call.args[4]}, size {call.args[2]}.",
+                   f"应在传入的 Stream（{stream}）上解码，大小为 JPEG 的字节数（{size}）；你用的是 Stream {call.args[4]}、"
+                   f"大小 {call.args[2]}。")
+    if call.args[1] not in _made(run, "acl.media.dvpp_malloc"):
+        return _no("JPEGD reads the JPEG from DVPP memory: dvpp_malloc a block in this call, memcpy the bytes into "
+                   "it (acl.util.bytes_to_ptr) and pass that pointer.",
+                   "JPEGD 从 DVPP 内存读 JPEG：在这次调用中 dvpp_malloc 一块内存，把字节 memcpy 进去"
+                   "（acl.util.bytes_to_ptr），再传入这个指针。")
+    at = _pos(run, call)
+    syncs = [i for i, c in enumerate(run.calls) if i > at and c.mine and c.api in _SYNCS
+             and (c.api == "acl.rt.synchronize_device" or c.args[:1] == (stream,))]
+    if not syncs:
+        return _no("dvpp_jpeg_decode_async only queues the decode: call acl.rt.synchronize_stream(stream) before "
+                   "you return (and before freeing the JPEG's DVPP memory), or the picture is not there yet.",
+                   "dvpp_jpeg_decode_async 只是下发解码任务：返回之前（也在释放 JPEG 的 DVPP 内存之前）要调用 "
+                   "acl.rt.synchronize_stream(stream)，否则图片还没有写出来。")
+    if any(c.api == "acl.media.dvpp_free" and c.args[:1] == (call.args[1],) for c in run.calls[at:syncs[0]]):
+        return _no("the JPEG's DVPP memory was freed before synchronize_stream: the decode reads it when the stream "
+                   "runs. Synchronise first, then dvpp_free it.",
+                   "JPEG 的 DVPP 内存在 synchronize_stream 之前就释放了：解码在 Stream 执行时才读它。先同步，再 dvpp_free。")
+    return None
+
+
+def _decode_verdict(run: Run, jpeg: bytes, w: int, h: int) -> Feedback:
+    """The returned desc read with the dvpp_get_pic_desc_* getters: NV12, the SoC's strides, libjpeg's pixels,
+    and nothing else left alive."""
+    media = backend.acl().media
+    got = {k: getattr(media, f"dvpp_get_pic_desc_{k}")(run.result) for k in _PIC_GETTERS}
+    bad = _desc_fields(run, got, w, h)  # before the rets: a wrong stride shows up as a failed synchronize_stream
+    bad = _first(bad, _failed_calls(run), _decoded_bytes(got, jpeg, w, h), _decode_leaks(run, got["data"]))
+    if bad is not None:
+        return bad
+    return _ok(f"a random JPEG (sides not multiples of 16) decoded to NV12 with {_soc()}'s strides, the Y and UV "
+               "planes as libjpeg decodes them, and nothing but the returned picture left alive.",
+               f"一张随机的 JPEG（宽高都不是 16 的倍数）按 {_soc()} 的 stride 解码为 NV12，Y 和 UV 平面与 libjpeg 的解码一致，"
+               "除返回的图片外没有留下任何资源。")
+
+
+def _soc() -> str:
+    """The chip this kernel runs on (what acl.get_soc_name() says)."""
+    return backend.acl().get_soc_name()
+
+
+def _desc_fields(run: Run, got: dict, w: int, h: int) -> Optional[Feedback]:
+    """Format, size and strides in the desc follow JPEGD's rule for this SoC."""
+    from .spec.dvpp import align_up, jpegd_stride_align
+    soc = _soc()
+    wa, ha = jpegd_stride_align(soc)
+    if got["format"] != _NV12:
+        return _no(f"the output format is {got['format']}; NV12 is PIXEL_FORMAT_YUV_SEMIPLANAR_420 (1).",
+                   f"输出格式是 {got['format']}；NV12 是 PIXEL_FORMAT_YUV_SEMIPLANAR_420（1）。")
+    if (got["width"], got["height"]) != (w, h):
+        return _no(f"the JPEG is {w} x {h} (dvpp_jpeg_get_image_info), but the desc says {got['width']} x "
+                   f"{got['height']}: read the size from this JPEG's header.",
+                   f"这张 JPEG 是 {w} x {h}（dvpp_jpeg_get_image_info），图片描述里却是 {got['width']} x {got['height']}："
+                   "要从这张 JPEG 的文件头读尺寸。")
+    ws, hs = got["width_stride"], got["height_stride"]
+    if ws % wa or ws < w or hs % ha or hs < h:
+        return _no(f"strides {ws} x {hs} break JPEGD's rule on {soc}: width stride a multiple of {wa} >= width "
+                   f"(ALIGN_UP({w}, {wa}) = {align_up(w, wa)}), height stride a multiple of {ha} >= height "
+                   f"(ALIGN_UP({h}, {ha}) = {align_up(h, ha)}). Read the chip with acl.get_soc_name().",
+                   f"stride {ws} x {hs} 不符合 {soc} 上 JPEGD 的规则：宽 stride 为 {wa} 的倍数且 ≥ 宽"
+                   f"（ALIGN_UP({w}, {wa}) = {align_up(w, wa)}），高 stride 为 {ha} 的倍数且 ≥ 高"
+                   f"（ALIGN_UP({h}, {ha}) = {align_up(h, ha)}）。用 acl.get_soc_name() 读出芯片。")
+    if got["size"] < ws * hs * 3 // 2:
+        return _no(f"the desc's size is {got['size']}, less than {ws} x {hs} x 3 / 2 = {ws * hs * 3 // 2}.",
+                   f"图片描述的大小是 {got['size']}，小于 {ws} x {hs} x 3 / 2 = {ws * hs * 3 // 2}。")
+    if got["data"] not in _made(run, "acl.media.dvpp_malloc"):
+        return _no("the desc's data is not DVPP memory allocated in this call: dvpp_malloc the output buffer here.",
+                   "图片描述的数据不是这次调用中申请的 DVPP 内存：请在这里 dvpp_malloc 输出缓冲。")
+    if got["ret_code"] != 0:
+        return _no(f"JPEGD failed on this picture: dvpp_get_pic_desc_ret_code is {_explain(got['ret_code'])}.",
+                   f"JPEGD 解码这张图片失败：dvpp_get_pic_desc_ret_code 为 {_explain(got['ret_code'])}。")
+    return None
+
+
+def _decoded_bytes(got: dict, jpeg: bytes, w: int, h: int) -> Optional[Feedback]:
+    """The Y plane at 0 and the UV plane at width_stride x height_stride hold libjpeg's decode of this JPEG."""
+    ws, hs = got["width_stride"], got["height_stride"]
+    raw = read_device(got["data"], ws * hs * 3 // 2)
+    if raw is None:
+        return _no("the decoded picture cannot be read back.", "读不回解码后的图片。")
+    buf = np.frombuffer(raw, np.uint8)
+    ref_y, ref_uv = reference_nv12_planes(jpeg)
+    y = buf[:ws * hs].reshape(hs, ws)[:h, :w].astype(np.float64)
+    uv = buf[ws * hs:].reshape(hs // 2, ws)[:ref_uv.shape[0], :ref_uv.shape[1]].astype(np.float64)
+    ty, tuv = _DECODE_TOLERANCE
+    if np.abs(y - ref_y).max() > ty:
+        return _no(f"the Y plane is not this JPEG's luma (off by up to {int(np.abs(y - ref_y).max())}): was the decode "
+                   "synchronised, from this JPEG's bytes, into this desc's buffer?",
+                   f"Y 平面不是这张 JPEG 的亮度（最多相差 {int(np.abs(y - ref_y).max())}）：解码同步了吗？用的是这张 JPEG 的"
+                   "字节、写进了这个图片描述的缓冲吗？")
+    if np.abs(uv - ref_uv).max() > tuv:
+        return _no(f"Y is right, the UV plane (from byte {ws} x {hs} = {ws * hs}) is not this JPEG's chroma.",
+                   f"Y 正确，UV 平面（从第 {ws} x {hs} = {ws * hs} 字节起）不是这张 JPEG 的色度。")
+    return None
+
+
+def _decode_leaks(run: Run, keep: int) -> Optional[Feedback]:
+    """Everything but the returned desc and its buffer released: the JPEG's DVPP copy, other descs, host memory."""
+    freed = {c.args[0] for c in run.named("acl.media.dvpp_free")}
+    destroyed = {c.args[0] for c in run.named("acl.media.dvpp_destroy_pic_desc")}
+    if any(p not in freed for p in _made(run, "acl.media.dvpp_malloc") if p != keep):
+        return _no("DVPP memory other than the output picture (the JPEG's copy?) was not freed: dvpp_free it after "
+                   "synchronize_stream.",
+                   "除输出图片外还有 DVPP 内存（JPEG 的副本？）没有释放：synchronize_stream 之后要 dvpp_free 它。")
+    if any(d not in destroyed for d in _made(run, "acl.media.dvpp_create_pic_desc") if d != run.result):
+        return _no("a pic desc other than the one you returned was not destroyed (dvpp_destroy_pic_desc).",
+                   "除返回的那个以外，还有图片描述没有销毁（dvpp_destroy_pic_desc）。")
+    if keep in freed or run.result in destroyed:
+        return _no("you released the picture you returned: the caller owns the output desc and its buffer.",
+                   "你释放了要返回的图片：输出图片描述和它的缓冲归调用者所有。")
+    left = _left_behind(run)
+    if left:
+        return _no(f"{left[0]} in decode_nv12 was not released.", f"decode_nv12 中的 {left[0]} 没有释放。")
+    return None
+
+
+def _decode_cleanup(run: Run, stream: Any) -> None:
+    """Drain the stream, then release what the call made and left (the returned picture too), so the ledger ends at 0."""
+    acl = backend.acl()
+    if isinstance(stream, int) and not isinstance(stream, bool):
+        acl.rt.synchronize_stream(stream)  # a decode still queued must not write into memory freed below
+    freed = {c.args[0] for c in run.named("acl.media.dvpp_free")}
+    destroyed = {c.args[0] for c in run.named("acl.media.dvpp_destroy_pic_desc")}
+    for desc in _made(run, "acl.media.dvpp_create_pic_desc"):
+        if desc not in destroyed:
+            acl.media.dvpp_destroy_pic_desc(desc)
+    for ptr in _made(run, "acl.media.dvpp_malloc"):
+        if ptr not in freed:
+            acl.media.dvpp_free(ptr)
+    cleanup(run)
+
+
 # -- 15 ----------------------------------------------------------------------------------------------------------
 #: clip sizes the VDEC callback checker picks from: none a multiple of 16 wide, so the padding columns are real
 _CLIP_SIZES = ((184, 130), (232, 144), (250, 160), (200, 136))

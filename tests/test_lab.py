@@ -1074,3 +1074,92 @@ def test_check_event_timing(datasets, acl):
     finally:
         acl.rt.destroy_stream(stream)
         acl.rt.destroy_stream(other)
+
+
+# -- 14: decode_nv12 in raw pyACL ----------------------------------------------------------------------------------
+def _decode_nv12(jpeg, channel, stream, *, align=None, sync=True, free_jpeg=True, spare_desc=False):
+    """The notebook's answer; the keywords make the usual mistakes."""
+    from acl_teach import backend
+    acl = backend.acl()
+    media = acl.media
+    host = acl.util.bytes_to_ptr(jpeg)
+    w, h, _, ret = media.dvpp_jpeg_get_image_info(host, len(jpeg))
+    soc = acl.get_soc_name()
+    wa = align or (128 if soc.startswith("Ascend310") and soc[9:10] not in ("P", "B") else 64)
+    ws, hs = (w + wa - 1) // wa * wa, (h + 15) // 16 * 16
+    size = ws * hs * 3 // 2
+    jpeg_dev, ret = media.dvpp_malloc(len(jpeg))
+    run_mode, _ = acl.rt.get_run_mode()
+    assert acl.rt.memcpy(jpeg_dev, len(jpeg), host, len(jpeg), 3 if run_mode == 0 else 1) == 0
+    out, ret = media.dvpp_malloc(size)
+    desc = media.dvpp_create_pic_desc()
+    for name, value in (("data", out), ("size", size), ("format", 1), ("width", w), ("height", h),
+                        ("width_stride", ws), ("height_stride", hs)):
+        getattr(media, f"dvpp_set_pic_desc_{name}")(desc, value)
+    if spare_desc:
+        media.dvpp_create_pic_desc()
+    media.dvpp_jpeg_decode_async(channel, jpeg_dev, len(jpeg), desc, stream)
+    if sync:
+        acl.rt.synchronize_stream(stream)
+    if free_jpeg and sync:
+        media.dvpp_free(jpeg_dev)
+    return desc
+
+
+@pytest.fixture
+def dvpp_channel(ready):
+    """(channel desc, stream) of an open JPEGD channel, released at the end."""
+    stream, ret = ready.rt.create_stream()
+    channel = ready.media.dvpp_create_channel_desc()
+    assert ret == 0 and ready.media.dvpp_create_channel(channel) == 0
+    yield channel, stream
+    ready.media.dvpp_destroy_channel(channel)
+    ready.media.dvpp_destroy_channel_desc(channel)
+    ready.rt.destroy_stream(stream)
+
+
+def test_check_decode_nv12_passes_the_right_answer_and_leaves_nothing(dvpp_channel):
+    channel, stream = dvpp_channel
+    before = _live()
+    for _ in range(2):  # a fresh random JPEG each time
+        fb = lab.check_decode_nv12(_decode_nv12, channel, stream)
+        assert fb and "NV12" in fb.message and fb.message_zh, fb
+    assert _live() == before
+
+
+def test_check_decode_nv12_follows_the_soc(dvpp_channel):
+    """On a 310B the 64-byte stride is right; the 310's 128 is a multiple of 64, also legal; 16 is not."""
+    from acl_teach import sim
+    channel, stream = dvpp_channel
+    before = sim.state().config.soc_name
+    sim.configure(soc_name="Ascend310B4")
+    try:
+        assert lab.check_decode_nv12(_decode_nv12, channel, stream)
+        _wrong(lab.check_decode_nv12(lambda j, c, s: _decode_nv12(j, c, s, align=32), channel, stream),
+               "multiple of 64")
+    finally:
+        sim.configure(soc_name=before)
+    _wrong(lab.check_decode_nv12(lambda j, c, s: _decode_nv12(j, c, s, align=64), channel, stream),
+           "multiple of 128")  # the 310B's rule on a 310
+
+
+def test_check_decode_nv12_refuses_the_gamed_answers(dvpp_channel, ready):
+    channel, stream = dvpp_channel
+    before = _live()
+    check = lambda fn: lab.check_decode_nv12(fn, channel, stream)  # noqa: E731
+    _wrong(check(lambda j, c, s: _decode_nv12(j, c, s, align=16)), "strides", "ALIGN_UP")       # wrong strides
+    _wrong(check(lambda j, c, s: _decode_nv12(j, c, s, sync=False)), "synchronize_stream")       # no sync
+    _wrong(check(lambda j, c, s: _decode_nv12(j, c, s, free_jpeg=False)), "not freed")           # leaks the JPEG
+    _wrong(check(lambda j, c, s: _decode_nv12(j, c, s, spare_desc=True)), "not destroyed")       # a spare desc
+    old = _decode_nv12(lab._random_jpeg()[0], channel, stream)                                   # a leftover desc
+    _wrong(check(lambda j, c, s: old), "not created in this call")
+    _wrong(check(lambda j, c, s: _decode_nv12(lab._random_jpeg()[0], c, s)), "JPEG")             # another JPEG
+    _wrong(check(lambda j, c, s: 12345), "not created")                                          # a literal
+    _wrong(check(lambda j, c, s: None), "return the output pic desc")
+    _wrong(check(lambda j, c, s: (_ for _ in ()).throw(NotImplementedError())), "not written yet")
+    _wrong(lab.check_decode_nv12(None, channel, stream), "pass your function")
+    _wrong(lab.check_decode_nv12(_decode_nv12, None, stream), "channel desc")
+    media = ready.media
+    media.dvpp_free(media.dvpp_get_pic_desc_data(old))
+    media.dvpp_destroy_pic_desc(old)
+    assert _live() == before

@@ -84,6 +84,8 @@ print(f"JPEG: {len(jpeg)} bytes, {width} x {height}, {components} components")
 # with [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)
 # (host pointer from [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)),
 # and a model can read it directly. Both JPEGD's input (the JPEG bytes) and its output live there.
+# The copy kind depends on where the code runs, so the cell asks [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) (notebook 01): 0 (ACL_DEVICE, on
+# the board) copies DEVICE_TO_DEVICE (3), 1 (ACL_HOST, a PC with a card) HOST_TO_DEVICE (1) and DEVICE_TO_HOST (2).
 #
 # *simulator:* `acl.rt.free` of a DVPP pointer frees it with a warning (the wrong allocator; the vpc samples do
 # it); on a board the outcome is not documented (UNCONFIRMED) — use `dvpp_free`.
@@ -96,6 +98,8 @@ print(f"JPEG: {len(jpeg)} bytes, {width} x {height}, {components} components")
 # “必须是用 acldvppMalloc 申请的内存”；它要用 `acl.media.dvpp_free` 释放，绝不能用 `acl.rt.free`。DVPP 内存仍然是 Device 内存：
 # 用 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 向其中复制数据（Host 指针来自
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)），模型也可以直接读取它。JPEGD 的输入（JPEG 字节）和输出都放在这种内存里。
+# 复制方向取决于代码在哪里运行，所以单元格调用 [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html)（第 01 节）：0（ACL_DEVICE，在开发板上）用 DEVICE_TO_DEVICE（3），
+# 1（ACL_HOST，插卡的 PC）用 HOST_TO_DEVICE（1）和 DEVICE_TO_HOST（2）。
 #
 # *模拟器：* 对 DVPP 指针调用 `acl.rt.free` 会释放它并给出警告（分配器不对；vpc 样例就这样做）；在开发板上，结果没有文档说明
 # （UNCONFIRMED）——请用 `dvpp_free`。
@@ -105,8 +109,9 @@ jpeg_dev, ret = media.dvpp_malloc(len(jpeg))
 check_ret("acl.media.dvpp_malloc", ret)
 print("start address 128-byte aligned:", jpeg_dev % 128 == 0)
 print("what the runtime reserves for", len(jpeg), "bytes:", (len(jpeg) + 31) // 32 * 32 + 32)
-# kind: 1 HOST_TO_DEVICE on a PC with a card (ACL_HOST); 3 DEVICE_TO_DEVICE when the code runs on the board itself
-TO_DVPP, FROM_DVPP = (3, 3) if res.on_board else (1, 2)
+run_mode, ret = acl.rt.get_run_mode()     # 0 ACL_DEVICE: this code runs on the board; 1 ACL_HOST: a PC with a card
+check_ret("acl.rt.get_run_mode", ret)
+TO_DVPP, FROM_DVPP = (3, 3) if run_mode == 0 else (1, 2)   # memcpy kinds: DEVICE_TO_DEVICE, or HOST_TO/TO_HOST
 check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_ptr(jpeg), len(jpeg), TO_DVPP))
 
 # %% [markdown] tags=["lang:en"]
@@ -231,7 +236,8 @@ YuvView(decoded, name="decoded")       # the widget reads the desc with dvpp_get
 # out_desc, resize_config, stream)`; the resize config from `dvpp_create_resize_config` picks the interpolation.
 # VPC's own rules ([VPC functions and constraints](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html)): input and output are NV12/NV21 in DVPP memory, width
 # stride a multiple of **16** (≥ width, 32..16384), height stride a multiple of **2**, output width and height
-# even, each axis scaled by 1/32 to 16. For 224 × 224 the strides equal the sizes, so the output is exactly
+# even, each axis scaled by 1/32 to 16. That page is the Ascend 310's: the %16 / %2 stride rule is sourced for the
+# 310 only, and UNCONFIRMED for 310P/310B (*simulator:* it applies the 310's rule on every chip). For 224 × 224 the strides equal the sizes, so the output is exactly
 # 224 × 224 × 3 / 2 = **75,264 bytes** with no padding — the size an AIPP model will ask for below. The input desc
 # is the decode's output desc: VPC reads the picture through its strides.
 #
@@ -243,6 +249,7 @@ YuvView(decoded, name="decoded")       # the widget reads the desc with dvpp_get
 # VPC（视觉预处理模块）用 [`acl.media.dvpp_vpc_resize_async`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0297.html)`(channel, in_desc, out_desc, resize_config, stream)` 缩放；
 # `dvpp_create_resize_config` 创建的缩放配置决定插值方式。VPC 自己的规则（[VPC 功能说明](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html)）：输入和输出是 DVPP 内存中的 NV12/NV21，
 # 宽 stride 是 **16** 的倍数（≥ 宽，范围 32..16384），高 stride 是 **2** 的倍数，输出的宽和高为偶数，每个方向的缩放比例在 1/32 到 16 之间。
+# 该页面针对的是昇腾 310：stride 16 / 2 的倍数这条规则只有 310 的出处，对 310P/310B 尚未确认（UNCONFIRMED；*模拟器：* 在所有芯片上都按 310 的规则）。
 # 对于 224 × 224，stride 就等于宽高，所以输出恰好是 224 × 224 × 3 / 2 = **75,264 字节**，没有补齐——下面 AIPP 模型要求的正是这个大小。
 # 输入描述就是解码的输出描述：VPC 通过其中的 stride 读取图片。
 #
@@ -263,7 +270,8 @@ YuvView(resized, name="resized")       # strides = sizes: nothing to tint
 # *inclusive* corners, and `dvpp_vpc_crop_async(channel, in_desc, out_desc, roi, stream)` cuts it out (and scales
 # it to the output size). On the 310 **left and top must be even, right and bottom odd** — so a region always
 # spans an even number of pixels, and the half-resolution UV plane splits cleanly; it must also lie inside the
-# picture and be at least 10 × 6. The crop below takes the 224 × 224 region with corners (200, 100) and
+# picture and be at least 10 × 6. The even/odd rule is sourced for the 310 (the VPC page above) and UNCONFIRMED for
+# 310P/310B; *simulator:* it enforces the rule on every chip. The crop below takes the 224 × 224 region with corners (200, 100) and
 # (423, 323). Then it breaks the rule with left = 201. The host library does not check ROI coordinates (it only
 # stores them): here the `*_async` call returns 0 and the error appears when the device runs the task — at
 # `synchronize_stream`; how a board reports it (that code, the desc's ret code, or silently wrong pixels) is
@@ -279,7 +287,8 @@ YuvView(resized, name="resized")       # strides = sizes: nothing to tint
 # ## 抠图与奇偶规则
 # [`acl.media.dvpp_create_roi_config`](https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0309.html)`(left, right, top, bottom)` 描述一个感兴趣区域（ROI），四个坐标都*包含*在区域内；
 # `dvpp_vpc_crop_async(channel, in_desc, out_desc, roi, stream)` 把它抠出来（并缩放到输出大小）。在 310 上，**left 和 top 必须是偶数，right 和
-# bottom 必须是奇数**——这样区域总是包含偶数个像素，半分辨率的 UV 平面也能整齐地分开；区域还必须在图片之内，且至少为 10 × 6。下面先抠出
+# bottom 必须是奇数**——这样区域总是包含偶数个像素，半分辨率的 UV 平面也能整齐地分开；区域还必须在图片之内，且至少为 10 × 6。奇偶规则的出处是 310（上面的 VPC 页面），
+# 对 310P/310B 尚未确认（UNCONFIRMED）；*模拟器：* 在所有芯片上都执行这条规则。下面先抠出
 # 角点为 (200, 100) 和 (423, 323) 的 224 × 224 区域，再令 left = 201 违反规则。Host 侧的库不检查 ROI 坐标（只是保存它们）：这里 `*_async` 调用
 # 返回 0，错误要等 Device 执行任务时才出现——也就是在 `synchronize_stream` 时；开发板如何报告它（这个错误码、描述的 ret code，还是悄悄
 # 输出错误的像素）尚未确认（UNCONFIRMED）。输出描述的 `dvpp_get_pic_desc_ret_code` 也带有这个错误码，[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/exception/function-get_recent_err_msg.md)
@@ -314,7 +323,8 @@ for roi in (good_roi, bad_roi):
 # frames expect **NV21** (`PIXEL_FORMAT_YVU_SEMIPLANAR_420 = 2`): the same Y plane, but the interleaved chroma
 # plane holds V before U. VPC converts while it resizes: the output pic desc simply names another format. The
 # [VPC functions and constraints](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html) list NV12 and NV21 as VPC outputs on the 310 (other
-# chips' lists are on their own pages); the strides and sizes are those of NV12 — one byte of Y per pixel,
+# chips' lists are on their own pages: this NV12/NV21 list is sourced for the 310, UNCONFIRMED for 310P/310B,
+# where the simulator uses the same list); the strides and sizes are those of NV12 — one byte of Y per pixel,
 # half as much again for the chroma — so the same `ALIGN_UP(w, 16)` / `ALIGN_UP(h, 2)` rule applies.
 # The cell below resizes the decoded photo a second time, into an NV21 picture of 224 × 224, and compares it
 # byte for byte with the NV12 one: the Y planes must be equal, and each chroma pair swapped.
@@ -324,7 +334,8 @@ for roi in (good_roi, bad_roi):
 # **为什么。** 并不是所有下游都要 NV12。有些摄像头流水线、编码器和按安卓帧格式训练的模型需要 **NV21**（`PIXEL_FORMAT_YVU_SEMIPLANAR_420 = 2`）：
 # Y 平面相同，但交错的色度平面中 V 在 U 之前。VPC 可以在缩放的同时转换格式：输出 pic desc 写上另一种格式即可。
 # [VPC 功能及约束说明](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html)列出 310 上 VPC 的输出格式为 NV12 和 NV21
-# （其他芯片的格式列表见各自的页面）；stride 和大小与 NV12 相同——每个像素一字节 Y，色度再加一半——所以同样适用
+# （其他芯片的格式列表见各自的页面：这份 NV12/NV21 列表的出处是 310，对 310P/310B 尚未确认（UNCONFIRMED），
+# 模拟器在那里沿用同一列表）；stride 和大小与 NV12 相同——每个像素一字节 Y，色度再加一半——所以同样适用
 # `ALIGN_UP(w, 16)` / `ALIGN_UP(h, 2)` 规则。下面的单元格把解码后的照片再缩放一次，输出为 224 × 224 的 NV21 图片，并与 NV12 的结果逐字节比较：
 # Y 平面必须相同，每对色度字节互换。
 
@@ -560,16 +571,16 @@ at.release_dataset(outputs)
 _ = at.unload_model(model, d)
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise (3 points)
-# Write `dvpp_layout(soc_name, width, height)` that returns `(width_stride, height_stride, buffer_size)` of a JPEGD
+# ## Exercise 1 (3 points): the layout, as arithmetic
+# A warm-up. Write `dvpp_layout(soc_name, width, height)` that returns `(width_stride, height_stride, buffer_size)` of a JPEGD
 # output picture in YUV420SP NV12 on the chip `soc_name` names (what `acl.get_soc_name()` returns): the width
 # aligned up to 128 on the Ascend 310, to 64 on the 310P (`Ascend310P3`) and the 310B (`Ascend310B4`, the Atlas
 # 200I DK A2); the height aligned up to 16; and the bytes of both planes. The checker asks for the three chips and
 # five picture sizes each (aligned, unaligned, odd), so one chip's numbers, or a table of answers, do not pass.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习（3 分）
-# 编写 `dvpp_layout(soc_name, width, height)`，返回 `soc_name`（即 `acl.get_soc_name()` 的返回值）所指芯片上 JPEGD 输出的 YUV420SP NV12
+# ## 练习 1（3 分）：用算术求布局
+# 热身题。编写 `dvpp_layout(soc_name, width, height)`，返回 `soc_name`（即 `acl.get_soc_name()` 的返回值）所指芯片上 JPEGD 输出的 YUV420SP NV12
 # 图片的 `(宽 stride, 高 stride, 缓冲大小)`：宽在昇腾 310 上向上对齐到 128，在 310P（`Ascend310P3`）和 310B（`Ascend310B4`，即 Atlas 200I DK A2）
 # 上对齐到 64；高向上对齐到 16；大小是两个平面的总字节数。检查器对三种芯片各试五种图片尺寸（对齐的、不对齐的、奇数的），所以只对一种芯片
 # 正确的算法或一张答案表都通不过。
@@ -589,6 +600,65 @@ feedback = lab.check_dvpp_layout(dvpp_layout)  # first: an unwritten dvpp_layout
 print(feedback)
 assert feedback, feedback
 print("this machine:", acl.get_soc_name(), dvpp_layout(acl.get_soc_name(), width, height))
+
+# %% [markdown] tags=["lang:en"]
+# ## Exercise 2 (3 points): a JPEG decode in raw pyACL
+# Now make the calls. Write `decode_nv12(jpeg_bytes, channel_desc, stream)` that decodes the JPEG bytes (host
+# memory) into an NV12 picture with JPEGD and returns its **output pic desc**: read the size with
+# `dvpp_jpeg_get_image_info` (and compare `dvpp_jpeg_predict_dec_size`), copy the bytes into `dvpp_malloc` memory,
+# `dvpp_malloc` the output with this chip's strides (`acl.get_soc_name()`, as in the decode cell above), fill a pic
+# desc, `dvpp_jpeg_decode_async` on `stream`, `synchronize_stream`. **Ownership:** the returned desc and its data
+# buffer belong to the caller (the checker releases them with `dvpp_free` + `dvpp_destroy_pic_desc`); everything
+# else your function makes — the JPEG's DVPP copy above all — it releases itself, after the sync. The checker
+# passes a fresh random JPEG whose sides are not multiples of 16, reads your desc back with the
+# `dvpp_get_pic_desc_*` getters, compares the Y and UV bytes with libjpeg's decode of the same file, and checks the
+# strides and that nothing else is left alive — a desc from earlier, a missing sync or a leak do not pass.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 练习 2（3 分）：用原生 pyACL 解码 JPEG
+# 现在要真正调用接口。编写 `decode_nv12(jpeg_bytes, channel_desc, stream)`，用 JPEGD 把 JPEG 字节（Host 内存）解码成 NV12 图片，并返回它的
+# **输出图片描述**：用 `dvpp_jpeg_get_image_info` 读出尺寸（可与 `dvpp_jpeg_predict_dec_size` 对照），把字节复制到 `dvpp_malloc` 的内存中，
+# 按本芯片的 stride（`acl.get_soc_name()`，同上面的解码单元格）`dvpp_malloc` 输出缓冲，填好图片描述，在 `stream` 上 `dvpp_jpeg_decode_async`，
+# 再 `synchronize_stream`。**归属：** 返回的图片描述和它的数据缓冲归调用者所有（检查器用 `dvpp_free` + `dvpp_destroy_pic_desc` 释放）；
+# 函数创建的其他一切——尤其是 JPEG 的 DVPP 副本——由函数自己在同步之后释放。检查器传入一张宽高都不是 16 的倍数的随机 JPEG，用
+# `dvpp_get_pic_desc_*` 读回你的图片描述，把 Y 和 UV 字节与 libjpeg 对同一文件的解码比较，并检查 stride 以及没有留下其他资源——
+# 返回以前的图片描述、漏掉同步或有泄漏都通不过。
+
+# %% tags=["solution", "grade_id:nb14-decode"]
+def decode_nv12(jpeg_bytes, channel_desc, stream):
+    """JPEG bytes -> JPEGD -> the output NV12 pic desc (the caller owns it and its buffer)."""
+    ### BEGIN SOLUTION
+    host = acl.util.bytes_to_ptr(jpeg_bytes)
+    w, h, _, ret = media.dvpp_jpeg_get_image_info(host, len(jpeg_bytes))
+    check_ret("acl.media.dvpp_jpeg_get_image_info", ret)
+    soc = acl.get_soc_name()
+    w_align = 128 if soc.startswith("Ascend310") and soc[9:10] not in ("P", "B") else 64
+    ws, hs = (w + w_align - 1) // w_align * w_align, (h + 15) // 16 * 16
+    size, ret = media.dvpp_jpeg_predict_dec_size(host, len(jpeg_bytes), NV12)
+    check_ret("acl.media.dvpp_jpeg_predict_dec_size", ret)
+    size = max(size, ws * hs * 3 // 2)
+    jpeg_in, ret = media.dvpp_malloc(len(jpeg_bytes))
+    check_ret("acl.media.dvpp_malloc", ret)
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_in, len(jpeg_bytes), host, len(jpeg_bytes), TO_DVPP))
+    out, ret = media.dvpp_malloc(size)
+    check_ret("acl.media.dvpp_malloc", ret)
+    desc = media.dvpp_create_pic_desc()
+    for setter, value in ((media.dvpp_set_pic_desc_data, out), (media.dvpp_set_pic_desc_size, size),
+                          (media.dvpp_set_pic_desc_format, NV12), (media.dvpp_set_pic_desc_width, w),
+                          (media.dvpp_set_pic_desc_height, h), (media.dvpp_set_pic_desc_width_stride, ws),
+                          (media.dvpp_set_pic_desc_height_stride, hs)):
+        check_ret(f"acl.media.{setter.__name__}", setter(desc, value))
+    check_ret("acl.media.dvpp_jpeg_decode_async",
+              media.dvpp_jpeg_decode_async(channel_desc, jpeg_in, len(jpeg_bytes), desc, stream))
+    check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(stream))
+    check_ret("acl.media.dvpp_free", media.dvpp_free(jpeg_in))   # the input, once the decode has run
+    return desc
+    ### END SOLUTION
+
+# %% tags=["grade", "points:3", "grade_id:nb14-decode-test"]
+feedback = lab.check_decode_nv12(decode_nv12, channel, res.stream)  # a fresh random JPEG; it releases your picture
+print(feedback)
+assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
 # ## Release everything
@@ -621,7 +691,8 @@ print(lab.ledger_summary())
 # * JPEGD writes NV12 with width stride `ALIGN_UP(w, 128)` on the 310 (64 on the 310P and 310B: read
 #   `acl.get_soc_name()`), height stride `ALIGN_UP(h, 16)`, size
 #   `ws × hs × 3 / 2`, UV at `ws × hs`; the padding is part of the buffer, not of the picture.
-# * VPC resizes and crops (strides %16 / %2); a crop ROI has even left/top and odd right/bottom on the 310. The host
+# * VPC resizes and crops (strides %16 / %2); a crop ROI has even left/top and odd right/bottom on the 310 (both
+#   rules sourced for the 310, UNCONFIRMED for 310P/310B). The host
 #   does not check it; here the failure comes at `synchronize_stream` (how a board reports it: UNCONFIRMED).
 # * VPC converts while it resizes: an NV21 output desc gives NV21 (same Y, chroma bytes swapped). JPEGE encodes a
 #   JPEGD output as it is (width stride %16, height stride = height or ALIGN_UP(h, 16)); its size argument is the
@@ -635,7 +706,8 @@ print(lab.ledger_summary())
 #   `memcpy` 和模型都可以直接使用。
 # * JPEGD 输出 NV12：宽 stride 在 310 上为 `ALIGN_UP(w, 128)`（310P、310B 上为 64：读 `acl.get_soc_name()`），高 stride 为 `ALIGN_UP(h, 16)`，大小为 `ws × hs × 3 / 2`，UV 平面从 `ws × hs`
 #   开始；补齐区域属于缓冲，但不属于图片。
-# * VPC 负责缩放和抠图（stride 为 16 / 2 的倍数）；在 310 上抠图 ROI 的 left/top 为偶数，right/bottom 为奇数。Host 不检查它；这里失败在
+# * VPC 负责缩放和抠图（stride 为 16 / 2 的倍数）；在 310 上抠图 ROI 的 left/top 为偶数，right/bottom 为奇数
+#   （两条规则的出处都是 310，对 310P/310B 尚未确认：UNCONFIRMED）。Host 不检查它；这里失败在
 #   `synchronize_stream` 时才出现（开发板如何报告：UNCONFIRMED）。
 # * VPC 在缩放的同时转换格式：输出 desc 写 NV21 就得到 NV21（Y 相同，色度字节互换）。JPEGE 可以原样编码 JPEGD 的输出（宽 stride 为 16 的倍数，
 #   高 stride 等于高或 ALIGN_UP(h, 16)）；它的 size 参数是 Host 上一个 uint32 的地址：传入容量，同步后得到 JPEG 字节数。

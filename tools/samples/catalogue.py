@@ -54,6 +54,7 @@ class Sample:
     acllite_dir: str = "python/common/acllite"  # the newer samples' README installs inference/acllite/acllitePY
     setup: Tuple[Tuple[str, str], ...] = ()  # (README command, folder) run before the atc commands, e.g. a script
     needs: Tuple[str, ...] = ()
+    programs: Tuple[str, ...] = ()  # command-line tools the sample runs (ffmpeg-python calls ffmpeg/ffprobe)
     sim_options: Tuple[str, ...] = ()
     expect: Tuple[str, ...] = ()
     reject: Tuple[str, ...] = CRASHES
@@ -188,6 +189,16 @@ def _nv12_cfg(w: int, h: int, crop=None, mean: float = 127, reci: float = 0.0078
     lines += ["input_bias_0 : 0", "input_bias_1 : 128", "input_bias_2 : 128"]
     lines += [f"min_chn_{c} : {mean}" for c in range(3)] + [f"var_reci_chn_{c} : {reci}" for c in range(3)]
     return "aipp_op {\n" + "".join(f"    {line}\n" for line in lines) + "}\n"
+
+
+DEEPLAB_PP = f"{L2}/3_segmentation/deeplabv3_postprocess_optimization"
+DEEPLAB_PP_NOTE = ("MindSpore DeepLabv3 (quantised AIR; names not in the README, the code reads output 0 as [1,21,H,W] "
+                   "and thresholds each class map at 0.5): substitute x [1,3,513,513] -> output [1,21,513,513] in "
+                   "[0, 1], class 15 (person) where bright; no class 2, whose colour 287 makes the sample's "
+                   "cv2.merge fail under NumPy 1.x. acllite JPEGD -> VPC resize to 513x513 NV12, strides 528x514 "
+                   "(407088 bytes): the odd size is documented as not allowed; the simulator goes on with a warning "
+                   "(expected here). aipp.cfg is downloaded and unpublished: ours takes that 528x514 buffer and "
+                   "crops its 513x513 picture.")
 
 
 RESNET_ONNX_ATC = ("atc --model=resnet50.onnx --framework=5 --output=resnet50 "
@@ -593,6 +604,44 @@ SAMPLES: Tuple[Sample, ...] = (
            expect=("box num ", "======== inference results: ============="),
            check=checks.files_written("out/dog1_1024_683.jpg"),
            notes=YOLOV3_NOTE + "acllite JPEGD -> crop_and_paste to 416x416 (aspect kept)."),
+    Sample("YOLOV3_coco_detection_picture_with_postprocess_op", f"{DET}/YOLOV3_coco_detection_picture_with_postprocess_op",
+           "python3.6 object_detect.py ../data/", cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/yolov3_tf_aipp.om",
+                         lambda: models.heads("input", [1, 416, 416, 3],
+                                              [("yolov3/yolov3_head/Conv_6/BiasAdd", 32, 255),
+                                               ("yolov3/yolov3_head/Conv_14/BiasAdd", 16, 255),
+                                               ("yolov3/yolov3_head/Conv_22/BiasAdd", 8, 255)],
+                                              layout="NHWC", objectness=(4, 89, 174)),
+                         "atc --model=yolov3_tensorflow_1.5.pb --framework=3 --output=yolov3_tf_aipp --output_type=FP32 "
+                         "--soc_version=Ascend310 --input_shape=\"input:1,416,416,3\" "
+                         "--out_nodes=\"yolov3/yolov3_head/Conv_6/BiasAdd:0;yolov3/yolov3_head/Conv_14/BiasAdd:0;"
+                         "yolov3/yolov3_head/Conv_22/BiasAdd:0\" --log=info --insert_op_conf=aipp_nv12.cfg"),
+                   Model("model/yolov3_output_op.om", models.yolov3_output_op,
+                         "atc --model=yolov3_modify.prototxt --weight=yolov3.caffemodel --framework=0 "
+                         "--output=yolov3_output_op --soc_version=Ascend310")),
+           files=(File("model/aipp_nv12.cfg", data.text_file(_nv12_cfg(416, 416, mean=0, reci=0.0039216))),
+                  File("data/test.jpg", data.photo("chelsea.png"))),
+           expect=("post process", "success!", "======== using op postprocess end: ============="),
+           check=checks.files_written("out/out_test.jpg"),
+           notes="Two models: the TF YOLOv3 (NHWC input [1,416,416,3] + static AIPP from aipp_nv12.cfg, downloaded, "
+                 "unpublished: ours YUV420SP_U8 416x416 / 255) -> three NHWC heads [1,13|26|52,…,255]; the code "
+                 "transposes them to NCHW and runs the Caffe single-operator model yolov3_output_op (three Yolo "
+                 "layers + ATC's YoloV3DetectionOutput, lowered by our ATC: acl_teach/toolchain/ascend_ops.py) with "
+                 "img_info [416,416,416,416]. The substitute heads' objectness is low: box_out_num 0, nothing drawn."),
+    Sample("video_super_resolution", f"{L2}/6_other/video_super_resolution", "python3.6 video_super_resolution.py",
+           cwd="src", acllite=True, needs=("cv2", "imageio", "ffmpeg"), programs=("ffmpeg", "ffprobe"),
+           models=(Model("model/EDVR_180_320.om", models.edvr_substitute,
+                         "atc --input_shape=\"L_input:1,5,180,320,3\" --input_format=ND --output=\"EDVR_180_320\" "
+                         "--soc_version=Ascend310 --framework=3 --model=\"./EDVR_180_320.pb\" --output_type=FP32"),),
+           files=(File("data/low_resolution.mp4", data.mp4("rocket.jpg", (320, 180), 10)),),
+           expect=("Save high resolution image complete!",),
+           check=checks.files_written("out/high_resolution.mp4"),
+           notes="EDVR (TF, --input_format=ND): L_input fp32 [1,5,180,320,3] (five frames in [0, 1]) -> one frame "
+                 "[1,720,1280,3] in [0, 255]; the substitute upscales the middle frame x4. The code splits the video "
+                 "with OpenCV into 320x180 PNGs and a REDS-style test.json (make_reds_dataset.py), runs one execute "
+                 "per frame, writes the frames with imageio and builds out/high_resolution.mp4 with ffmpeg-python, "
+                 "which runs the ffmpeg and ffprobe programs (Debian's ffmpeg package): the runner checks they are "
+                 "on PATH. Our low_resolution.mp4: rocket.jpg panned, 10 frames of 320x180 (OpenCV's mp4v)."),
     Sample("YOLOV4_coco_detection_car_picture", f"{DET}/YOLOV4_coco_detection_car_picture", "python3.6 yolov4.py",
            cwd="src", acllite=True, needs=("cv2",),
            models=(Model("model/yolov4_bs1.om",
@@ -617,6 +666,18 @@ SAMPLES: Tuple[Sample, ...] = (
            notes="TF DeepLabv3+: ImageTensor uint8 NHWC [1,513,513,3] in (the code sends BGR as int8: same bytes), "
                  "SemanticPredictions [1,513,513] out (int64 in TF, FP32 by --output_type). Substitute: class 15 "
                  "(person) where the pixel is bright."),
+    *(Sample("deeplabv3_postprocess_optimization" + ("" if script == "deeplab_dvpp_aipp_quant.py" else "+multi"),
+             DEEPLAB_PP, f"python3.6 {script}", cwd="src", acllite=True, needs=("cv2",),
+             models=(Model("model/deeplab_quant.om", models.deeplabv3_ms,
+                           "atc --output=./deeplab_quant --soc_version=Ascend310 --framework=1 "
+                           "--model=./deeplabv3_quant.air --insert_op_conf=./aipp.cfg"),),
+             files=(File("model/aipp.cfg", data.text_file(_nv12_cfg(528, 514, crop=(0, 0, 513, 513), mean=0,
+                                                                     reci=1.0))),
+                    File("data/test.jpg", data.photo("chelsea.png"))),
+             expect=(r"warning: acl\.media\.dvpp_vpc_resize_async: output 513x513", *expect),
+             check=checks.files_written("out/test.jpg"),
+             notes=DEEPLAB_PP_NOTE)
+      for script, expect in (("deeplab_dvpp_aipp_quant.py", ()), ("deeplab_multi.py", ("Execute end",)))),
     *(Sample("animeGAN_picture" + ("" if size == 256 else f"+{size}"), f"{L2}/6_other/animeGAN_picture",
              f"python3.6 AnimeGAN.py ../data/ {size}", cwd="src", acllite=True, needs=("cv2",),
              models=(Model(f"model/AnimeGANv2_{size}.om",

@@ -258,6 +258,21 @@ def deeplabv3_tf() -> onnx.ModelProto:
     return model
 
 
+def deeplabv3_ms(size: int = 513, person: int = 15) -> onnx.ModelProto:
+    """MindSpore DeepLabv3 as deeplabv3_postprocess_optimization reads it: x [1,3,H,W] -> output [1,21,H,W] class maps
+    in [0, 1]. Substitute: only class ``person`` is on, where the pixel is bright (the sample's draw_label multiplies
+    uint8 masks by its colour table, whose 287 for class 2 breaks cv2.merge under NumPy 1.x, so no class 2)."""
+    onehot = np.zeros((1, 21, 1, 1), np.float32)
+    onehot[0, person] = 1.0
+    nodes = [helper.make_node("ReduceMean", ["x"], ["grey"], axes=[1], keepdims=1),
+             helper.make_node("Sub", ["grey", "mid"], ["centred"]),
+             helper.make_node("Mul", ["centred", "gain"], ["logit"]),
+             helper.make_node("Sigmoid", ["logit"], ["bright"]),
+             helper.make_node("Mul", ["bright", "onehot"], ["output"], name="output")]
+    inits = [_const("mid", np.float32(127.0)), _const("gain", np.float32(0.05)), _const("onehot", onehot)]
+    return _model("deeplabv3_ms", nodes, [("x", [1, 3, size, size])], [("output", [1, 21, size, size])], inits)
+
+
 def maps(input_name: str, shape: List[int], outputs: List[Tuple[str, List[int]]], layout: str = "NHWC",
          act: str = "Tanh", seed: int = 0) -> onnx.ModelProto:
     """Image-to-map networks (GANs, enhancement, segmentation, edge or density maps): per output a fixed 1x1 channel
@@ -367,3 +382,48 @@ def ssd_boxes(input_name: str, shape: List[int], boxes: int, classes: int, seed:
              _const("score_bias", (rng.standard_normal((1, boxes, classes)) - 4.0).astype(np.float32))]
     return _model("ssd_boxes", nodes, [(input_name, shape)], [("boxes", [1, boxes, 4]), ("scores", [1, boxes, classes])],
                   inits)
+
+
+def yolov3_output_op(classes: int = 80, top: int = 1024) -> onnx.ModelProto:
+    """The Caffe single-operator YOLOv3 post-processing model: three Yolo layers (ONNX YoloPreDetection V3) and
+    ATC's YoloV3DetectionOutput, our ATC lowering them (acl_teach/toolchain/ascend_ops.py).
+
+    Inputs: the three heads NCHW [1,255,13|26|52,…] (the sample transposes the TF model's NHWC heads) and
+    img_info [1,4]; outputs box_out fp32 [1,6*top], box_out_num int32 [1,8]. The prototxt is downloaded and
+    unpublished: its blob names, ``post_nms_topn`` (1024, as the Caffe YOLOv3 sample's 6144-float box_out) and the
+    thresholds are ours; the anchors are YOLOv3's COCO anchors, the largest for the 13x13 grid."""
+    grids = (13, 26, 52)
+    anchors = {"biases_low": [116., 90., 156., 198., 373., 326.], "biases_mid": [30., 61., 62., 45., 59., 119.],
+               "biases_high": [10., 13., 16., 30., 33., 23.]}
+    nodes = [helper.make_node("YoloPreDetection", [f"head{i}"], [f"yolo{i}_coords", f"yolo{i}_obj", f"yolo{i}_classes"],
+                              boxes=3, coords=4, classes=classes, yolo_version="V3", name=f"yolo{i}")
+             for i in range(3)]
+    nodes.append(helper.make_node(
+        "YoloV3DetectionOutput", [f"yolo{i}_{k}" for k in ("coords", "obj", "classes") for i in range(3)] + ["img_info"],
+        ["box_out", "box_out_num"], boxes=3, coords=4, classes=classes, relative=1, obj_threshold=0.5,
+        score_threshold=0.5, iou_threshold=0.45, pre_nms_topn=512, post_nms_topn=top, name="detection_out3",
+        **anchors))
+    per = 3 * (5 + classes)
+    graph = helper.make_graph(nodes, "yolov3_output_op",
+                              [helper.make_tensor_value_info(f"head{i}", FLOAT, [1, per, g, g])
+                               for i, g in enumerate(grids)] + [helper.make_tensor_value_info("img_info", FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info("box_out", FLOAT, [1, 6 * top]),
+                               helper.make_tensor_value_info("box_out_num", TensorProto.INT32, [1, 8])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="acl-teach samples")
+    model.ir_version = min(model.ir_version, 8)
+    return model  # not checked by onnx.checker: the Ascend operators are unknown to it (our ATC checks the lowered graph)
+
+
+def edvr_substitute() -> onnx.ModelProto:
+    """EDVR video super-resolution (TF, --input_format=ND): L_input fp32 [1,5,180,320,3] (five RGB frames in
+    [0, 1]) -> one fp32 [1,720,1280,3] frame in [0, 255] (the code casts it to uint8). The substitute upscales the
+    middle frame bilinearly x4; the output's name is not published (the code reads none)."""
+    nodes = [helper.make_node("Gather", ["L_input", "middle"], ["frame"], axis=1),
+             helper.make_node("Transpose", ["frame"], ["nchw"], perm=[0, 3, 1, 2]),
+             helper.make_node("Resize", ["nchw", "", "scales"], ["big"], mode="linear"),
+             helper.make_node("Mul", ["big", "k255"], ["scaled"]),
+             helper.make_node("Clip", ["scaled", "lo", "hi"], ["clipped"]),
+             helper.make_node("Transpose", ["clipped"], ["SR_output"], perm=[0, 2, 3, 1], name="SR_output")]
+    inits = [_const("middle", np.array(2, np.int64)), _const("scales", np.array([1, 1, 4, 4], np.float32)),
+             _const("k255", np.float32(255.0)), _const("lo", np.float32(0.0)), _const("hi", np.float32(255.0))]
+    return _model("edvr", nodes, [("L_input", [1, 5, 180, 320, 3])], [("SR_output", [1, 720, 1280, 3])], inits)
