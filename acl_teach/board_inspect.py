@@ -5,7 +5,8 @@ free_host); the runtime keeps no ledger a program can read, so ``live`` and ``le
 """
 from __future__ import annotations
 
-from typing import List, Optional
+import contextlib
+from typing import Iterator, List, Optional, Tuple
 
 from . import backend
 from .spec.constants import ACL_DEVICE, ACL_MEMCPY_DEVICE_TO_DEVICE, ACL_MEMCPY_DEVICE_TO_HOST
@@ -51,6 +52,18 @@ def leaks() -> Optional[List]:
 def model_header(model_id: int) -> None:
     """None: a real OM's header is CANN's own; the caller reads the model's sidecar recipe instead."""
     return None
+
+
+@contextlib.contextmanager
+def machine(soc_name: str, run_mode: int) -> Iterator[Tuple[str, int]]:
+    """A board is the machine it is: nothing changes; yields what it answers."""
+    yield machine_now()
+
+
+def machine_now() -> Tuple[str, int]:
+    """(SoC name, run mode) of this board, from the documented calls."""
+    acl = backend.acl()
+    return acl.get_soc_name(), acl.rt.get_run_mode()[0]
 
 
 def reset(config=None, explain=None, keep_process=True) -> None:

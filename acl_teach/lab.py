@@ -510,6 +510,66 @@ def read_device(ptr: int, size: int) -> Optional[bytes]:
         return None
 
 
+# -- 00 ----------------------------------------------------------------------------------------------------------
+_WHERE_CALLS = ("acl.rt.set_device", "acl.get_soc_name", "acl.rt.get_run_mode", "acl.rt.reset_device")
+
+
+def _other_machine(soc: str, mode: int) -> Tuple[str, int]:
+    """A second machine to judge on: another SoC and the other run mode (a simulator choice; a board stays put)."""
+    return ("Ascend310P3" if soc != "Ascend310P3" else "Ascend310"), (1 - mode if mode in (0, 1) else 0)
+
+
+@checker
+@_uses_process
+def check_where_am_i(where_fn: Any) -> Feedback:
+    """Notebook 00: where_fn() sets Device 0, asks the SoC name and run mode, resets the Device and returns
+    (soc_name, run_mode); judged on this machine and, on the simulator, on a second one, so typed-in answers fail."""
+    bad = _need_function(where_fn, "where_am_i")
+    if bad is not None:
+        return bad
+    ins = backend.inspector()
+    here = ins.machine_now()
+    seen = []
+    for soc, mode in (here, _other_machine(*here)):
+        with ins.machine(soc, mode) as truth:
+            run = run_recorded(where_fn)
+        bad = _where_verdict(run, truth)
+        if bad is not None:
+            return bad
+        seen.append(truth)
+    names = {0: "ACL_DEVICE", 1: "ACL_HOST"}
+    return _ok(f"this machine is {here[0]}, run mode {here[1]} ({names.get(here[1], '?')}) — your function asked "
+               f"it (and answered {seen[-1]} when the checker made it another machine).",
+               f"本机是 {here[0]}，运行模式 {here[1]}（{names.get(here[1], '?')}）——这是你的函数问出来的"
+               f"（检查器把它换成另一台机器时，它答出了 {seen[-1]}）。")
+
+
+def _where_verdict(run: Run, truth: Tuple[str, int]) -> Optional[Feedback]:
+    """Feedback when the run did not really ask the machine, left Device 0 set, or returned something else."""
+    bad = _first(_raised(run, "where_am_i"), _failed_calls(run))
+    if bad is not None:
+        return bad
+    missing = [api for api in _WHERE_CALLS if not run.named(api)]
+    if missing:
+        return _no(f"call {', '.join(missing)} in where_am_i: the answer must come from the machine, not be typed in.",
+                   f"请在 where_am_i 中调用 {'、'.join(missing)}：答案要从机器上问出来，而不是直接写出来。")
+    if len(run.named("acl.rt.set_device")) != len(run.named("acl.rt.reset_device")):
+        return _no("reset the Device you set: one acl.rt.reset_device(0) for each acl.rt.set_device(0).",
+                   "设置了 Device 就要复位：每个 acl.rt.set_device(0) 对应一个 acl.rt.reset_device(0)。")
+    got = run.result
+    if isinstance(got, tuple) and len(got) == 2 and isinstance(got[1], tuple):
+        return _no("acl.rt.get_run_mode() returns (run_mode, ret): return its first item, not the pair.",
+                   "acl.rt.get_run_mode() 返回 (run_mode, ret)：请返回它的第一项，而不是整个二元组。")
+    if not isinstance(got, tuple) or len(got) != 2:
+        return _wrong_type("a pair (soc_name, run_mode)", got, "二元组 (soc_name, run_mode)")
+    if tuple(got) != tuple(truth):
+        return _no(f"you returned {got!r}; the machine answered {truth!r} to acl.get_soc_name() and "
+                   "acl.rt.get_run_mode() — return what the calls give you.",
+                   f"你返回了 {got!r}；机器对 acl.get_soc_name() 和 acl.rt.get_run_mode() 的回答是 {truth!r}——"
+                   "请返回调用给出的值。")
+    return None
+
+
 # -- 01 ----------------------------------------------------------------------------------------------------------
 @checker
 @_uses_process
@@ -688,13 +748,29 @@ def _wrong_kind(desc: Any) -> Feedback:
 @checker
 @_uses_process
 def check_buffer_size(size_fn: Any, desc: Any, kind: str = "output") -> Feedback:
-    """Exercise 03: the learner's size_fn(model_desc, index) computes bytes from dims and data type."""
+    """Exercise 03: the learner's size_fn(model_desc, index) computes bytes from dims and data type, on the given
+    desc and on a second model of other sizes and types (so numbers typed in from the first one fail)."""
     bad = _need_function(size_fn, "tensor_bytes")
     if bad is not None:
         return bad
     d, tensors = _desc_tensors(desc, kind)
     if d is None:
         return _wrong_kind(desc)
+    bad = _sizes_verdict(size_fn, d, kind)
+    if bad is not None:
+        return bad
+    bad, probe = _on_probe(size_fn, kind)
+    if bad is not None:
+        return bad
+    return _ok(f"every {kind} size matches the desc: " + "; ".join(t.size_arithmetic for t in tensors)
+               + " — and on a second model: " + "; ".join(probe),
+               "每个大小都与 desc 一致：" + "；".join(t.size_arithmetic for t in tensors) + "——在第二个模型上也是："
+               + "；".join(probe))
+
+
+def _sizes_verdict(size_fn: Callable, d: Any, kind: str) -> Optional[Feedback]:
+    """Feedback on the first tensor of ``d`` whose size size_fn gets wrong, or not from dims and data type."""
+    _, tensors = _desc_tensors(d, kind)
     for t in tensors:
         run = run_recorded(size_fn, d.model_desc, t.index)
         bad = _raised(run, "tensor_bytes")
@@ -710,8 +786,33 @@ def check_buffer_size(size_fn: Any, desc: Any, kind: str = "output") -> Feedback
             return _wrong_type("a byte count (int)", run.result, "字节数（int）")
         if int(run.result) != t.size:
             return _size_hint(int(run.result), t, kind)
-    return _ok(f"every {kind} size matches the desc: " + "; ".join(t.size_arithmetic for t in tensors),
-               "每个大小都与 desc 一致：" + "；".join(t.size_arithmetic for t in tensors))
+    return None
+
+
+def _on_probe(size_fn: Callable, kind: str) -> Tuple[Optional[Feedback], List[str]]:
+    """(feedback if size_fn fails on the probe model, its size arithmetic): the checker loads and releases it."""
+    from . import models
+    acl = backend.acl()
+    model_id, ret = acl.mdl.load_from_file(models.probe_om())
+    if ret != 0:
+        return _no(f"the checker could not load its second model (load_from_file returned {_explain(ret)}): is a "
+                   "Device set and a Context current? Re-run the notebook's first cells, then this check.",
+                   f"检查器无法加载它的第二个模型（load_from_file 返回 {_explain(ret)}）：Device 是否已设置、Context 是否为当前？"
+                   "请重新运行 notebook 开头的单元格，再运行本检查。"), []
+    handle = acl.mdl.create_desc()
+    try:
+        d = _desc(handle) if acl.mdl.get_desc(handle, model_id) == 0 else None
+        if d is None:
+            return _no("the checker could not describe its second model; re-run this check.",
+                       "检查器无法读取它的第二个模型的描述；请重新运行本检查。"), []
+        bad = _sizes_verdict(size_fn, d, kind)
+        if bad is not None:
+            return _no("on a second model (the checker's, with other sizes and data types): " + bad.message,
+                       "在第二个模型上（检查器自己的，大小和数据类型都不同）：" + bad.message_zh), []
+        return None, [t.size_arithmetic for t in (d.inputs if kind == "input" else d.outputs)]
+    finally:
+        acl.mdl.destroy_desc(handle)
+        acl.mdl.unload(model_id)
 
 
 # -- 04 ----------------------------------------------------------------------------------------------------------

@@ -31,6 +31,12 @@ def aipp_om() -> str:
     return assets.aipp_om(*_target())
 
 
+def probe_om() -> str:
+    """A tiny model of mixed sizes and types (inputs fp32 [2,3,4], fp16 [5]; outputs fp16 [2,3,4], fp32 [5]):
+    checkers run the learner's code on it too, so numbers typed in from the default model fail."""
+    return assets.probe_om(*_target())
+
+
 def aipp_cfg() -> str:
     """The AIPP config ``aipp_om()`` is built with (print it to read what AIPP does)."""
     return assets.aipp_cfg()

@@ -142,6 +142,41 @@ def test_check_model_memory(ready, default_om):
     assert _live() == before
 
 
+# -- 00 ---------------------------------------------------------------------------------------------------------
+def _where_am_i(acl, keep_pair=False, reset=True):
+    def where_am_i():
+        assert acl.rt.set_device(0) == 0
+        soc, mode = acl.get_soc_name(), acl.rt.get_run_mode()
+        if reset:
+            acl.rt.reset_device(0)
+        return soc, (mode if keep_pair else mode[0])
+    return where_am_i
+
+
+def test_check_where_am_i(acl):
+    """The right function passes on both machines; literals, missing calls, a kept Device, the (mode, ret) pair
+    fail; the learner's machine is given back and the checker neither inits nor finalizes."""
+    from acl_teach.sim import inspect
+    assert acl.init() == 0
+    try:
+        here = inspect.machine_now()
+        fb = lab.check_where_am_i(_where_am_i(acl))
+        assert fb and "Ascend310" in fb.message and "Ascend310P3" in fb.message, fb
+        assert inspect.machine_now() == here and inspect.initialized()
+        typed = lambda: (acl.rt.set_device(0), acl.get_soc_name(), acl.rt.get_run_mode(),  # noqa: E731
+                         acl.rt.reset_device(0), ("Ascend310", 1))[-1]
+        _wrong(lab.check_where_am_i(typed), "Ascend310P3", "return what the calls give")     # literal, calls for show
+        _wrong(lab.check_where_am_i(lambda: ("Ascend310", 1)), "acl.rt.set_device", "acl.get_soc_name")
+        _wrong(lab.check_where_am_i(_where_am_i(acl, keep_pair=True)), "(run_mode, ret)")
+        _wrong(lab.check_where_am_i(_where_am_i(acl, reset=False)), "reset_device")
+        acl.rt.reset_device(0)
+        _wrong(lab.check_where_am_i(None), "pass your function")
+        assert inspect.machine_now() == here and _live() == [("acl", 0)]
+    finally:
+        acl.finalize()
+    _wrong(lab.check_where_am_i(_where_am_i(acl)), "not initialised")
+
+
 # -- 03 ---------------------------------------------------------------------------------------------------------
 ITEMSIZE = {0: 4, 1: 2, 2: 1, 3: 4, 9: 8}
 
@@ -169,6 +204,23 @@ def test_check_buffer_size(model, acl):
                                                "4000")[2], desc), "int")
     _wrong(lab.check_buffer_size(None, desc), "pass your function")
     _wrong(lab.check_buffer_size(_tensor_bytes(acl), "desc"))
+
+
+def test_check_buffer_size_judges_a_second_model(model, acl):
+    """Dims and data type read for show, then the default model's 4000 typed in: the checker's own second model
+    (fp16 [2,3,4] and fp32 [5] outputs) catches it; the right function passes on both and nothing is left."""
+    _, desc = model
+    before = _live()
+    literal = lambda d, i: (acl.mdl.get_output_dims(d, i), acl.mdl.get_output_data_type(d, i), 4000)[2]  # noqa: E731
+    fb = _wrong(lab.check_buffer_size(literal, desc), "second model", "48 = 24 x 2-byte")
+    assert "第二个模型" in fb.message_zh
+    fp32_only = lambda d, i: (acl.mdl.get_output_data_type(d, i),  # noqa: E731 - read, then 4 bytes assumed
+                              int(np.prod(acl.mdl.get_output_dims(d, i)[0]["dims"])) * 4)[1]
+    _wrong(lab.check_buffer_size(fp32_only, desc), "second model", "fp16 (2 bytes)")
+    fb = lab.check_buffer_size(_tensor_bytes(acl), desc)
+    assert fb and "2 x 3 x 4 x 2 bytes (ACL_FLOAT16) = 48" in fb.message and "= 20" in fb.message, fb
+    assert lab.check_buffer_size(_tensor_bytes(acl, {0: 4, 1: 2}), desc, "output")
+    assert _live() == before
 
 
 # -- 04 ---------------------------------------------------------------------------------------------------------

@@ -215,6 +215,9 @@ def page(api, lang):
 
 #: other official pages the reference and the official guide give (guides, not API pages)
 GUIDE_PAGES = {
+    # the output-name format of get_output_name_by_index (Python page, en) and aclmdlGetOutputNameByIndex (C, zh)
+    "https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0214.html",
+    "https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclcppdevg_03_1457.html",
     # the aclError classes (C API page)
     "https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html",
     # 模型执行 (seed 000), the pyACL call flow and the run-mode / data-transfer guide (peers survey)

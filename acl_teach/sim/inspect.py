@@ -6,9 +6,10 @@ copy on a stream. On a real NPU the same questions are answered by ``acl_teach.b
 """
 from __future__ import annotations
 
+import contextlib
 import copy
 import sys
-from typing import List, Optional
+from typing import Iterator, List, Optional, Tuple
 
 from .ledger import Entry
 from . import procmem
@@ -81,6 +82,26 @@ def model_header(model_id: int) -> Optional[dict]:
     registry = state().subsystems.get("models")  # never created by a look
     loaded = registry.loaded.get(model_id) if registry is not None else None
     return copy.deepcopy(loaded.model.header) if loaded is not None else None
+
+
+@contextlib.contextmanager
+def machine(soc_name: str, run_mode: int) -> Iterator[Tuple[str, int]]:
+    """For the lab: run judged code on another machine (SoC name, and run mode while no Device is open), then
+    give the learner's machine back; yields what the calls will now answer."""
+    cfg = state().config
+    old = cfg.soc_name, cfg.run_mode
+    cfg.soc_name = soc_name
+    if not any(d.refcount for d in state().devices.values()):
+        cfg.run_mode = run_mode
+    try:
+        yield cfg.soc_name, cfg.run_mode
+    finally:
+        cfg.soc_name, cfg.run_mode = old
+
+
+def machine_now() -> Tuple[str, int]:
+    """(SoC name, run mode) the simulated machine answers, read without a call the learner could see."""
+    return state().config.soc_name, state().config.run_mode
 
 
 def reset(config: Optional[Config] = None, explain: Optional[bool] = None, keep_process: bool = False) -> None:

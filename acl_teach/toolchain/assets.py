@@ -147,6 +147,35 @@ def dynamic_batch_om(backend: str = "sim", soc: Optional[str] = None) -> str:
     return build_om(default_onnx(), DYNAMIC_BATCH_FLAGS, "efficientnet_lite0_dynbatch", backend, soc)
 
 
+PROBE_FLAGS = ["--input_fp16_nodes=mask", "--output_type=relu:0:FP16;neg:0:FP32"]
+
+
+def probe_onnx() -> str:
+    """A tiny two-in, two-out ONNX model of mixed sizes and types (written once to the cache) for checkers: code
+    that types in the default model's numbers gives wrong answers on it."""
+    path = os.path.join(cache_dir(), "probe_mixed_io.onnx")
+    if not os.path.isfile(path):
+        from onnx import TensorProto, helper
+        ins = [helper.make_tensor_value_info("image", TensorProto.FLOAT, [2, 3, 4]),
+               helper.make_tensor_value_info("mask", TensorProto.FLOAT, [5])]
+        outs = [helper.make_tensor_value_info("act", TensorProto.FLOAT, [2, 3, 4]),
+                helper.make_tensor_value_info("neg_mask", TensorProto.FLOAT, [5])]
+        graph = helper.make_graph([helper.make_node("Relu", ["image"], ["act"], name="relu"),
+                                   helper.make_node("Neg", ["mask"], ["neg_mask"], name="neg")], "probe", ins, outs)
+        model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+        model.ir_version = 8
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as fh:
+            fh.write(model.SerializeToString())
+        os.replace(tmp, path)
+    return path
+
+
+def probe_om(backend: str = "sim", soc: Optional[str] = None) -> str:
+    """The probe model: inputs fp32 [2,3,4] and fp16 [5], outputs fp16 [2,3,4] and fp32 [5]."""
+    return build_om(probe_onnx(), PROBE_FLAGS, "probe_mixed_io", backend, soc)
+
+
 def aipp_cfg() -> str:
     """The shipped AIPP config turning a 224 x 224 NV12 picture into EfficientNet-Lite0's input."""
     return os.path.join(data_dir(), "models", recipes.EFFICIENTNET_LITE_AIPP["aipp"])

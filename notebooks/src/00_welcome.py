@@ -247,16 +247,41 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # 打开英文版，`acl-teach lab --lang zh` 打开中文版。
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise
-# Which backend are you on? The ledger summary below counts what the session above left alive (it released
-# everything, so 0 on the simulator; a board has no ledger and says so).
+# ## Exercise (practice, not graded): where am I?
+# Write `where_am_i()` in raw pyACL: open Device 0 with
+# [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)`(0)`,
+# ask the chip's name with [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) and the run mode with
+# [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) (it returns
+# `(run_mode, ret)`: 1 is `ACL_HOST`, a PC with a card; 0 is `ACL_DEVICE`, code running on the board itself), close
+# the Device with [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)`(0)`
+# and return `(soc_name, run_mode)`. Check each `ret` with `check_ret`. The checker runs it and looks at the calls
+# it made; on the simulator it runs it a second time on another simulated machine (*simulator:* another SoC name
+# and run mode, yours given back after), so typed-in answers fail. Notebook 01 explains Devices and run modes.
+# This welcome is not part of the graded course: the feedback is for you.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习
-# 你现在用的是哪个后端？下面的资源台账统计上面的 Session 留下了什么（它释放了一切，所以模拟器上为 0；开发板没有台账，会如实说明）。
+# ## 练习（自测，不计分）：我在哪里？
+# 用原始 pyACL 编写 `where_am_i()`：用 [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)`(0)` 打开 Device 0，
+# 用 [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) 询问芯片名称，用 [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) 询问运行模式（它返回 `(run_mode, ret)`：1 是 `ACL_HOST`，
+# 即插卡的 PC；0 是 `ACL_DEVICE`，即代码运行在开发板自身上），再用 [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)`(0)`
+# 关闭 Device，返回 `(soc_name, run_mode)`。每个 `ret` 都用 `check_ret` 检查。检查器运行它并查看它做过的调用；在模拟器上还会在另一台
+# 模拟机器上再运行一次（*模拟器：* 换一个 SoC 名称和运行模式，之后还原成你的），所以直接写出答案通不过。Device 和运行模式在第 01 节详细讲解。
+# 欢迎页不属于计分课程：反馈只给你自己看。
 
 # %%
-print(lab.ledger_summary())
+from acl_teach.lab import check_ret
+
+def where_am_i():
+    """(SoC name, run mode) of this machine, asked from pyACL with Device 0 open."""
+    check_ret("acl.rt.set_device", acl.rt.set_device(0))
+    soc_name = acl.get_soc_name()
+    run_mode, ret = acl.rt.get_run_mode()
+    check_ret("acl.rt.get_run_mode", ret)
+    check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
+    return soc_name, run_mode
+
+print(lab.check_where_am_i(where_am_i))
+print(lab.ledger_summary())     # what is still alive: the session above and your function released everything
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary

@@ -102,7 +102,9 @@ for i in range(n_out):
 # Data types and formats are enums: data type 1 is `ACL_FLOAT16` (2 bytes), 0 is `ACL_FLOAT` (4 bytes); format
 # 0 is `ACL_FORMAT_NCHW`, 2 is `ACL_FORMAT_ND` (no layout meaning). A size is the product of the dims times the
 # bytes per element — for a dynamic model, of the largest gear (notebook 10). The output's name follows the
-# documented rule for ONNX models, `op:edge:outputname`: the softmax node, its output 0, the graph output `prob`.
+# documented format for an ONNX model built with ATC without naming output nodes, *output operator name : output
+# edge index : output name* ([`get_output_name_by_index`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0214.html)): the softmax node, its output 0, the graph
+# output `prob`.
 #
 # Two pairs of getters look alike. [`acl.mdl.get_input_dims_v2`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0202.html) differs from
 # `get_input_dims` only for models with static AIPP (image preprocessing compiled into the model), where it
@@ -117,7 +119,8 @@ for i in range(n_out):
 # ## 读懂这些数字
 # 数据类型和 Format 都是枚举：数据类型 1 是 `ACL_FLOAT16`（2 字节），0 是 `ACL_FLOAT`（4 字节）；Format 0 是 `ACL_FORMAT_NCHW`，
 # 2 是 `ACL_FORMAT_ND`（不带排布含义）。大小等于各维度之积乘以每个元素的字节数——对动态模型则按最大档位计算（第 10 节）。
-# 输出名称遵循文档中 ONNX 模型的规则 `op:edge:outputname`：softmax 节点、它的第 0 个输出、图输出名 `prob`。
+# 输出名称遵循文档中 ONNX 模型（用 ATC 构建、未指定输出节点）的格式“输出算子名称:算子输出边下标:输出名称”
+# （[aclmdlGetOutputNameByIndex](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclcppdevg_03_1457.html)）：softmax 节点、它的第 0 个输出、图输出名 `prob`。
 #
 # 有两对查询接口长得很像。[`acl.mdl.get_input_dims_v2`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_input_dims_v2.md) 只在带静态 AIPP（编译进模型的图像预处理）的
 # 模型上与 `get_input_dims` 不同：它给出的维度之积等于输入的字节大小；对本模型两者一致。
@@ -161,16 +164,23 @@ explorer
 # %% [markdown] tags=["lang:en"]
 # ## Exercise (2 points)
 # Write `tensor_bytes(desc, index)`: the byte size of output `index`, computed from `acl.mdl.get_output_dims` and
-# `acl.mdl.get_output_data_type` (bytes per element in `ITEMSIZE`). The checker runs it on every output of the model
-# and compares with the size the desc reports.
+# `acl.mdl.get_output_data_type`. First fill `ITEMSIZE`, the bytes per element of each aclDataType you may meet —
+# at least `ACL_FLOAT` (0) and `ACL_FLOAT16` (1); other enum values: `ACL_INT8` = 2, `ACL_INT32` = 3, `ACL_UINT8` = 4,
+# `ACL_INT64` = 9.
+# The checker runs it on every output of this model, then on a second model of its own (an fp16 and an fp32 output of
+# other shapes), and compares with the size each desc reports — so a number typed in does not pass.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 练习（2 分）
-# 编写 `tensor_bytes(desc, index)`：根据 `acl.mdl.get_output_dims` 和 `acl.mdl.get_output_data_type` 计算第 `index` 个输出的字节数
-# （每个元素的字节数见 `ITEMSIZE`）。检查器对模型的每个输出运行它，并与 desc 给出的大小比较。
+# 编写 `tensor_bytes(desc, index)`：根据 `acl.mdl.get_output_dims` 和 `acl.mdl.get_output_data_type` 计算第 `index` 个输出的字节数。
+# 先填好 `ITEMSIZE`：你可能遇到的每种 aclDataType 每个元素占几个字节——至少 `ACL_FLOAT`（0）和 `ACL_FLOAT16`（1）；其他枚举值：`ACL_INT8` = 2，
+# `ACL_INT32` = 3，`ACL_UINT8` = 4，`ACL_INT64` = 9。检查器对本模型的每个输出运行它，再在它自己的第二个模型（形状不同的一个 fp16 输出和一个
+# fp32 输出）上运行，并与各自 desc 给出的大小比较——所以直接写数字通不过。
 
 # %% tags=["solution", "grade_id:nb03-tensor-bytes"]
-ITEMSIZE = {0: 4, 1: 2, 2: 1, 3: 4, 4: 1, 6: 2, 7: 2, 8: 4, 9: 8, 10: 8, 11: 8, 12: 1}   # aclDataType -> bytes
+### BEGIN SOLUTION
+ITEMSIZE = {0: 4, 1: 2, 2: 1, 3: 4, 4: 1, 9: 8}   # aclDataType -> bytes per element
+### END SOLUTION
 
 def tensor_bytes(desc, index):
     """Bytes of output `index`: product of its dims x bytes per element."""

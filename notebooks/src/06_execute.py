@@ -327,7 +327,7 @@ plots.step_times(took)
 # * `acl.mdl.execute(model_id, inputs, outputs)` returns when the outputs are written; check its `ret`.
 # * It needs one big-enough buffer per input and per output, in index order, and a loaded model; the exact code
 #   for each violation is not documented publicly (the simulator's are labelled).
-# * The first digit of a code is its class (1 your call, 2 resources, 3 limits, 5 internal), the next digits the
+# * The first digit of a code is its class (1 your call, 2 resources, 3 a service failed, 5 internal), the next digits the
 #   component. `check_ret` turns a silent failure into an error that says what happened.
 # * With several inputs, add buffers in the order `get_input_name_by_index` gives.
 

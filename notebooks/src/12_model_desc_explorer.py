@@ -132,13 +132,15 @@ DimsView(descs["dynamic batch"])
 # ## What changes and what stays
 # Names, counts, data types, dims and sizes change from model to model; the rules do not: size = product of dims ×
 # bytes per element (largest gear for dynamic models), one buffer per input in index order, the hidden
-# `ascend_mbatch_shape_data` input for gears, output names `op:edge:outputname` for ONNX. Code written against the
+# `ascend_mbatch_shape_data` input for gears, output names *operator:edge index:output name* for ONNX models
+# converted without naming output nodes ([`get_output_name_by_index`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0214.html)). Code written against the
 # rules — like `print_model_desc`, or the step API's `build_dataset` — works for all four.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 哪些会变，哪些不变
 # 名称、个数、数据类型、维度和大小随模型而变；规则不变：大小 = 各维度之积 × 每个元素的字节数（动态模型按最大档位），每个输入一个缓冲并按索引
-# 顺序排列，有档位时多出隐藏输入 `ascend_mbatch_shape_data`，ONNX 模型的输出名称为 `op:edge:outputname`。按规则而不是按某个模型写出的代码——
+# 顺序排列，有档位时多出隐藏输入 `ascend_mbatch_shape_data`，未指定输出节点而转换的 ONNX 模型，输出名称为“输出算子名称:算子输出边下标:输出名称”
+# （[aclmdlGetOutputNameByIndex](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclcppdevg_03_1457.html)）。按规则而不是按某个模型写出的代码——
 # 比如 `print_model_desc`，或分步 API 的 `build_dataset`——对四个模型都适用。
 
 # %% [markdown] tags=["lang:en"]

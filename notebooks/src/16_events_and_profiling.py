@@ -82,6 +82,7 @@ from acl_teach.lab import check_ret
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
 # [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html),
+# [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html),
 # [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %% [markdown] tags=["lang:zh"]
@@ -120,6 +121,7 @@ from acl_teach.lab import check_ret
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
 # [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html),
+# [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html),
 # [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %%
@@ -137,6 +139,9 @@ check_ret("acl.rt.malloc_host", ret)
 check_ret("acl.rt.memcpy", acl.rt.memcpy(host_in, len(photo), acl.util.bytes_to_ptr(photo), len(photo), 0))
 host_out, ret = acl.rt.malloc_host(dev_out.size)
 check_ret("acl.rt.malloc_host", ret)
+run_mode, ret = acl.rt.get_run_mode()    # ACL_DEVICE (0): this code runs on the board, where all memory is device memory
+check_ret("acl.rt.get_run_mode", ret)
+TO_DEV, FROM_DEV = (3, 3) if run_mode == 0 else (1, 2)   # DEVICE_TO_DEVICE on a board; else HOST_TO_DEVICE / _TO_HOST
 copy_stream, ret = acl.rt.create_stream()
 check_ret("acl.rt.create_stream", ret)
 labels = at.models.labels()
@@ -184,7 +189,7 @@ def new_event():
     check_ret("acl.rt.create_event", ret)
     return event
 
-check_ret("acl.rt.memcpy", acl.rt.memcpy(dev_in.ptr, dev_in.size, host_in, len(photo), 1))   # the photo in
+check_ret("acl.rt.memcpy", acl.rt.memcpy(dev_in.ptr, dev_in.size, host_in, len(photo), TO_DEV))   # the photo in
 start, end = new_event(), new_event()
 check_ret("acl.rt.record_event", acl.rt.record_event(start, res.stream))
 check_ret("acl.mdl.execute_async",
@@ -203,7 +208,8 @@ for event in (start, end):
 # ## Where the time of one photo goes
 # Four events on one stream split the pipeline into its three asynchronous steps: copy in
 # ([`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/appdevgapi/aclpythondevg_01_0121.html),
-# kind 1), execute, copy the 4,000 bytes of scores back (kind 2). One `synchronize_event` on the last event waits for
+# kind `TO_DEV`), execute, copy the 4,000 bytes of scores back (kind `FROM_DEV`) — 1 and 2 on a PC with a card, 3
+# (device to device) on a board, chosen from [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) as in notebooks 14 and 15. One `synchronize_event` on the last event waits for
 # all of them: tasks on one stream run in order.
 #
 # *simulator:* copies cost a launch plus bytes over a bandwidth (12 GB/s each way between host and device), the model
@@ -213,7 +219,8 @@ for event in (start, end):
 # %% [markdown] tags=["lang:zh"]
 # ## 一张照片的时间花在哪里
 # 同一个 Stream 上的四个 Event 把流程分成三个异步步骤：复制进去（[`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/appdevgapi/aclpythondevg_01_0121.html)，
-# kind 1）、执行、把 4,000 字节的分数拷回（kind 2）。对最后一个 Event 调用一次 `synchronize_event` 就等到了全部任务：同一个 Stream 上的任务按顺序执行。
+# kind `TO_DEV`）、执行、把 4,000 字节的分数拷回（kind `FROM_DEV`）——插卡的 PC 上是 1 和 2，开发板上是 3（Device 到 Device），
+# 与第 14、15 节一样由 [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) 决定。对最后一个 Event 调用一次 `synchronize_event` 就等到了全部任务：同一个 Stream 上的任务按顺序执行。
 #
 # *模拟器：* 复制的代价是一次下发开销加上字节数除以带宽（Host 与 Device 之间每个方向 12 GB/s），模型的代价是各算子的乘加次数和字节数，
 # 再加上读一遍权重。要看的是比例——对这张小照片来说，模型远远超过两次复制；数值则来自代价模型。
@@ -222,13 +229,13 @@ for event in (start, end):
 marks = [new_event() for _ in range(4)]
 check_ret("acl.rt.memset", acl.rt.memset(dev_in.ptr, dev_in.size, 0, dev_in.size))   # no photo yet
 check_ret("acl.rt.record_event", acl.rt.record_event(marks[0], res.stream))
-check_ret("acl.rt.memcpy_async", acl.rt.memcpy_async(dev_in.ptr, dev_in.size, host_in, len(photo), 1, res.stream))
+check_ret("acl.rt.memcpy_async", acl.rt.memcpy_async(dev_in.ptr, dev_in.size, host_in, len(photo), TO_DEV, res.stream))
 check_ret("acl.rt.record_event", acl.rt.record_event(marks[1], res.stream))
 check_ret("acl.mdl.execute_async",
           acl.mdl.execute_async(model.model_id, inputs.dataset, outputs.dataset, res.stream))
 check_ret("acl.rt.record_event", acl.rt.record_event(marks[2], res.stream))
 check_ret("acl.rt.memcpy_async",
-          acl.rt.memcpy_async(host_out, dev_out.size, dev_out.ptr, dev_out.size, 2, res.stream))
+          acl.rt.memcpy_async(host_out, dev_out.size, dev_out.ptr, dev_out.size, FROM_DEV, res.stream))
 check_ret("acl.rt.record_event", acl.rt.record_event(marks[3], res.stream))
 check_ret("acl.rt.synchronize_event", acl.rt.synchronize_event(marks[3]))
 print("simulator (cost model):")
@@ -277,7 +284,7 @@ def two_streams(wait):
     check_ret("acl.rt.memset", acl.rt.memset(dev_in.ptr, dev_in.size, 0, dev_in.size))
     copied = new_event()
     check_ret("acl.rt.memcpy_async",
-              acl.rt.memcpy_async(dev_in.ptr, dev_in.size, host_in, len(photo), 1, copy_stream))
+              acl.rt.memcpy_async(dev_in.ptr, dev_in.size, host_in, len(photo), TO_DEV, copy_stream))
     check_ret("acl.rt.record_event", acl.rt.record_event(copied, copy_stream))
     if wait:
         check_ret("acl.rt.stream_wait_event", acl.rt.stream_wait_event(res.stream, copied))
@@ -285,7 +292,7 @@ def two_streams(wait):
     check_ret("acl.mdl.execute_async",
               acl.mdl.execute_async(model.model_id, inputs.dataset, outputs.dataset, res.stream))
     check_ret("acl.rt.memcpy_async",
-              acl.rt.memcpy_async(host_out, dev_out.size, dev_out.ptr, dev_out.size, 2, res.stream))
+              acl.rt.memcpy_async(host_out, dev_out.size, dev_out.ptr, dev_out.size, FROM_DEV, res.stream))
     check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
     check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(copy_stream))
     check_ret("acl.rt.destroy_event", acl.rt.destroy_event(copied))
