@@ -24,28 +24,10 @@ if ROOT not in sys.path:
 from acl_teach import sim  # noqa: E402
 from acl_teach.sim import inspect as sim_inspect  # noqa: E402
 from helpers import build, make_onnx  # noqa: E402,F401
-import xdist_groups  # noqa: E402
 
 
-def pytest_configure(config):
-    config.addinivalue_line("markers", "heavy: a slow single test (seconds of CPU); scheduled before the quick ones")
-    xdist_groups.configure(config)
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    """Slow work first; each nbval notebook and each xdist_group one unit of work (tests/xdist_groups.py)."""
-    xdist_groups.order_and_group(config, items, ROOT)
-
-
-@pytest.hookimpl(optionalhook=True)
-def pytest_configure_node(node):
-    xdist_groups.configure_node(node)
-
-
-@pytest.hookimpl(optionalhook=True, tryfirst=True)
-def pytest_xdist_make_scheduler(config, log):
-    return xdist_groups.make_scheduler(config, log)
+# The xdist scheduling hooks and the "heavy" marker live in the root conftest.py, so `pytest -n 2 notebooks/…`
+# (which never loads this file) keeps each notebook's cells on one kernel too.
 
 
 sim._args.check_returns(True)  # every binding call checks its return value against the binding's Py_BuildValue
