@@ -11,6 +11,7 @@ import shlex
 import sys
 from typing import List, Optional
 
+from . import notebook_meta
 from .spec import errors
 from .toolchain import assets, files
 
@@ -101,9 +102,14 @@ def lab_workspace(folder: str, notebooks: str, data: str) -> List[str]:
     for top, _dirs, names in os.walk(data):
         pairs += [(os.path.join(top, f), os.path.join("data", os.path.relpath(top, data), f))
                   for f in sorted(names) if not f.startswith(".")]
+    want = notebook_meta.local_kernel()  # copies open unmodified: JupyterLab writes what the kernel reports
     for src, rel in pairs:
         dst = os.path.normpath(os.path.join(folder, rel))
-        if not files.copy_new(folder, src, dst):  # something is there (a link too: never written through)
+        if dst.endswith(".ipynb"):
+            copied = notebook_meta.copy_new(folder, src, dst, want)
+        else:
+            copied = files.copy_new(folder, src, dst)
+        if not copied:  # something is there (a link too: never written through)
             kept.append(os.path.relpath(dst, folder))
     return kept
 

@@ -12,6 +12,7 @@ import json
 import os
 from typing import List, Optional
 
+from . import notebook_meta
 from .toolchain import files
 
 COURSE_ID = "acl-teach"
@@ -62,9 +63,10 @@ def init(folder: str, course_id: str = COURSE_ID, lang: str = "en", timeout: int
                          f"{TIMEOUT})")
     names = [n for n in assignments(lang) if not only or any(n.startswith(o) for o in only)]
     source = notebooks_dir(lang)
+    want = notebook_meta.local_kernel() if names else None  # the class's kernel: released copies open unmodified
     for name in names:  # never through a link, dangling or not: a link planted in DIR is left as it is
-        files.copy_new(folder, os.path.join(source, name + ".ipynb"), os.path.join(folder, "source", name,
-                                                                                  name + ".ipynb"))
+        notebook_meta.copy_new(folder, os.path.join(source, name + ".ipynb"),
+                               os.path.join(folder, "source", name, name + ".ipynb"), want)
     text = CONFIG.format(course_id=course_id, assignments=names, timeout=int(timeout))
     files.write_new(folder, os.path.join(folder, "nbgrader_config.py"), text.encode("utf-8"))
     return names

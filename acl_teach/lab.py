@@ -201,8 +201,9 @@ class Run:
 
 
 def _patch_points(acl: ModuleType):
-    """(namespace, attribute, function, 'acl.x.y') for every public function of acl, acl.rt, acl.mdl, acl.util, acl.media."""
-    for space in ("", "rt", "mdl", "util", "media"):
+    """(namespace, attribute, function, 'acl.x.y') for every public function of acl, acl.rt, acl.mdl, acl.util,
+    acl.op, acl.media."""
+    for space in ("", "rt", "mdl", "util", "op", "media"):
         mod = getattr(acl, space, None) if space else acl
         if mod is None:
             continue
@@ -346,7 +347,8 @@ RELEASE_OF = {"acl.rt.malloc": "acl.rt.free", "acl.rt.malloc_host": "acl.rt.free
               "acl.mdl.create_desc": "acl.mdl.destroy_desc", "acl.mdl.load_from_file": "acl.mdl.unload",
               "acl.mdl.load_from_mem": "acl.mdl.unload", "acl.mdl.load_from_file_with_mem": "acl.mdl.unload",
               "acl.mdl.load_from_mem_with_mem": "acl.mdl.unload", "acl.rt.create_stream": "acl.rt.destroy_stream",
-              "acl.rt.create_context": "acl.rt.destroy_context", "acl.rt.create_event": "acl.rt.destroy_event",
+              "acl.rt.create_context": "acl.rt.destroy_context", "acl.create_tensor_desc": "acl.destroy_tensor_desc",
+              "acl.op.create_attr": "acl.op.destroy_attr", "acl.rt.create_event": "acl.rt.destroy_event",
               "acl.rt.create_event_with_flag": "acl.rt.destroy_event",
               "acl.rt.create_event_ex_with_flag": "acl.rt.destroy_event"}
 
@@ -955,6 +957,89 @@ def _explain_execute(ret: int) -> Feedback:
                f"execute 返回 {ret}（{name}）：{info.cause_zh if info else ''} 修改：{info.fix_zh if info else ''}")
 
 
+def _made_here(run: Run, api: str) -> Dict[Any, Call]:
+    """The handles the learner's run made with ``api`` (creator calls that succeeded), by handle."""
+    return {_handle(c): c for c in run.named(api) if _handle(c)}
+
+
+def _reference_outputs(model_id: int, inputs: int, d: Any) -> Optional[List[bytes]]:
+    """Each output's bytes from the checker's own execute on the same inputs (its buffers released after)."""
+    acl = backend.acl()
+    ds, held = acl.mdl.create_dataset(), []
+    try:
+        for t in d.outputs:
+            ptr, ret = acl.rt.malloc(t.size, 0)
+            if ret:
+                return None
+            held.append((ptr, acl.create_data_buffer(ptr, t.size), t.size))
+            acl.mdl.add_dataset_buffer(ds, held[-1][1])
+        if acl.mdl.execute(model_id, inputs, ds) != 0:
+            return None
+        return [read_device(ptr, size) for ptr, _, size in held]
+    finally:
+        for ptr, buf, _ in held:
+            acl.destroy_data_buffer(buf)
+            acl.rt.free(ptr)
+        acl.mdl.destroy_dataset(ds)
+
+
+@checker
+@_uses_process
+def check_run_model(run_fn: Any, model_id: Any, desc: Any, inputs: Any) -> Feedback:
+    """Exercise 06: run_fn(model_id, model_desc, input_dataset) builds its own output dataset from the desc,
+    executes into it and returns it; the checker compares every output with its own execute."""
+    bad = _need_function(run_fn, "run_model")
+    if bad is not None:
+        return bad
+    d, ins = _desc(desc), _dataset_handle(inputs)
+    if d is None or ins is None or not isinstance(model_id, int) or isinstance(model_id, bool):
+        return _wrong_type("model_id, the model desc and the input dataset", desc, "model_id、模型描述和输入数据集")
+    want = _reference_outputs(model_id, ins, d)
+    if want is None or None in want:
+        return _no("the checker's own execute on these inputs failed: load the model and fill the input dataset "
+                   "first (the cells above).", "检查器用这些输入执行推理失败：请先加载模型并填好输入数据集（上面的单元格）。")
+    run = run_recorded(run_fn, model_id, d.model_desc, ins)
+    try:
+        bad = _first(_raised(run, "run_model"), _process_calls(run, "run_model"), _failed_calls(run))
+        return bad if bad is not None else _run_model_verdict(run, model_id, ins, d, want)
+    finally:
+        cleanup(run)  # the dataset the learner returned, its buffers and memory: released here
+
+
+def _run_model_verdict(run: Run, model_id: int, ins: int, d: Any, want: List[bytes]) -> Feedback:
+    """Did run_model build an output dataset of its own, sized by the desc, execute into it and return it?"""
+    made = _made_here(run, "acl.mdl.create_dataset")
+    out = run.result if isinstance(run.result, int) and not isinstance(run.result, bool) else None
+    if out not in made:
+        return _no("return the output dataset your function created with acl.mdl.create_dataset (not the notebook's "
+                   f"`outputs`, not a ret); got {type(run.result).__name__} {run.result!r:.30}.",
+                   "请返回你的函数用 acl.mdl.create_dataset 新建的输出数据集（不是 notebook 里的 `outputs`，也不是 ret）；"
+                   f"你返回的是 {type(run.result).__name__} {run.result!r:.30}。")
+    execs = [c for c in run.named("acl.mdl.execute") + run.named("acl.mdl.execute_async") if c.args[:3] == (model_id, ins, out)]
+    if not execs:
+        return _no("call acl.mdl.execute(model_id, input_dataset, output_dataset) with the dataset you return.",
+                   "请用你返回的数据集调用 acl.mdl.execute(model_id, input_dataset, output_dataset)。")
+    bufs = _buffers(out)
+    mine = _made_here(run, "acl.rt.malloc")
+    if len(bufs) != len(d.outputs):
+        return _no(f"the model has {len(d.outputs)} output(s) (acl.mdl.get_num_outputs); your dataset holds "
+                   f"{len(bufs)} buffer(s).",
+                   f"模型有 {len(d.outputs)} 个输出（acl.mdl.get_num_outputs）；你的数据集里有 {len(bufs)} 个缓冲。")
+    for i, ((ptr, size), t) in enumerate(zip(bufs, d.outputs)):
+        if size != t.size:
+            return _size_hint(size, t, "output")
+        if ptr not in mine:
+            return _no(f"output buffer {i} is memory your function did not allocate: acl.rt.malloc a buffer of "
+                       "get_output_size_by_index bytes for each output.",
+                       f"输出缓冲 {i} 不是你的函数申请的内存：请为每个输出用 acl.rt.malloc 申请 get_output_size_by_index 字节。")
+        if read_device(ptr, size) != want[i]:
+            return _no(f"output {i} differs from the checker's own execute on the same inputs: did the execute "
+                       "finish (execute_async needs synchronize_stream) into these buffers?",
+                       f"输出 {i} 与检查器用同样输入执行的结果不同：推理是否真的写进了这些缓冲（execute_async 之后需要 synchronize_stream）？")
+    return _ok(f"your own output dataset ({len(bufs)} buffer(s), sized by the desc) holds what execute wrote.",
+               f"你自己建的输出数据集（{len(bufs)} 个缓冲，大小按 desc）里就是推理写入的结果。")
+
+
 # -- 07 / 11 / 13 ------------------------------------------------------------------------------------------------
 @checker
 def top5_feedback(indices: Any, scores: Any) -> Feedback:
@@ -1023,6 +1108,267 @@ def _left_behind(run: Run) -> List[str]:
     """'acl.rt.malloc_host(...)' for each allocation or handle of the learner's run that was not released."""
     released = {(c.api, c.args[0]) for c in run.calls if c.args}
     return [c.api for c in run.named_all() if c.api in RELEASE_OF and _handle(c) and (RELEASE_OF[c.api], _handle(c)) not in released]
+
+
+# -- 07: a single operator ---------------------------------------------------------------------------------------
+_OP_EXECUTE = ("acl.op.execute_v2", "acl.op.execute")
+
+
+def _pos(run: Run, call: Call) -> int:
+    """Where one call (this very record) sits in the run's order."""
+    return next(i for i, c in enumerate(run.calls) if c is call)
+
+
+def _op_inputs(rng: np.random.Generator, n: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Two float32 score vectors the learner cannot know in advance."""
+    return rng.standard_normal(n).astype(np.float32), rng.standard_normal(n).astype(np.float32)
+
+
+@checker
+@_uses_process
+def check_device_add(add_fn: Any, stream: Any, n: int = 1000) -> Feedback:
+    """Exercise 07: add_fn(a, b, stream) runs the Add operator on the device (its op model loaded) and returns a + b.
+
+    Twice, on fresh random vectors: the copies in, the operator on those buffers, the copy out of its output buffer,
+    the synchronize, and every buffer, desc and attr released."""
+    bad = _need_function(add_fn, "device_add")
+    if bad is not None:
+        return bad
+    if not isinstance(stream, int) or isinstance(stream, bool):
+        return _wrong_type("the stream", stream, "Stream")
+    rng = np.random.default_rng(7)
+    for _ in range(2):
+        a, b = _op_inputs(rng, n)
+        seen = _watch_op_inputs()
+        try:
+            run = run_recorded(add_fn, a, b, stream)
+        finally:
+            seen.stop()
+        try:
+            bad = _first(_raised(run, "device_add"), _process_calls(run, "device_add"), _failed_calls(run),
+                         _dangling(run))
+            if bad is None:
+                bad = _first(_device_add_verdict(run, a, b), _op_saw(seen.inputs, a, b))
+        finally:
+            backend.acl().rt.synchronize_stream(stream)  # drain what the learner queued before its buffers go
+            cleanup(run)
+        if bad is not None:
+            return bad
+    return _ok("Add ran on the device: your copies in, the operator on those buffers, the result copied back and "
+               "everything released — right on two random inputs.",
+               "Add 在 Device 上运行：你把数据复制进去、算子作用在这些缓冲上、结果复制回来、全部资源都已释放——两组随机输入都正确。")
+
+
+class _watch_op_inputs:
+    """While the learner's function runs: the bytes in each operator input buffer when acl.op.execute_v2 was called."""
+
+    def __init__(self) -> None:
+        self.acl = backend.acl()
+        self.original = self.acl.op.execute_v2
+        self.inputs: List[List[Optional[bytes]]] = []
+
+        def execute_v2(op_type, input_desc, inputs, *rest):
+            try:
+                bufs = [(self.acl.get_data_buffer_addr(h), self.acl.get_data_buffer_size_v2(h)) for h in inputs]
+                self.inputs.append([read_device(p, n) for p, n in bufs])
+            except Exception:  # noqa: BLE001 - a bad argument is the call's to refuse, not the watcher's
+                self.inputs.append([])
+            return self.original(op_type, input_desc, inputs, *rest)
+        self.acl.op.execute_v2 = execute_v2
+
+    def stop(self) -> None:
+        self.acl.op.execute_v2 = self.original
+
+
+def _op_saw(inputs: List[List[Optional[bytes]]], a: np.ndarray, b: np.ndarray) -> Optional[Feedback]:
+    """Feedback unless the last operator call found a and b in its input buffers."""
+    if inputs and inputs[-1] == [a.tobytes(), b.tobytes()]:
+        return None
+    return _no("when acl.op.execute_v2 ran, its input buffers did not hold a and b: copy a.tobytes() and b.tobytes() "
+               "in (kind 1) before the operator call.",
+               "acl.op.execute_v2 运行时，它的输入缓冲里不是 a 和 b：请在调用算子之前把 a.tobytes() 和 b.tobytes() 复制进去（kind 1）。")
+
+
+def _device_add_verdict(run: Run, a: np.ndarray, b: np.ndarray) -> Optional[Feedback]:
+    """None when the run's calls and result are those of a real Add on the device, else why not."""
+    ops = [c for c in run.named_all() if c.api in _OP_EXECUTE]
+    adds = [c for c in ops if c.args[:1] == ("Add",)]
+    if not adds:
+        return _no("run the operator on the device: acl.op.execute_v2(\"Add\", [a_desc, b_desc], [a_buf, b_buf], "
+                   "[out_desc], [out_buf], attr, stream)" + (f" (you ran {ops[0].args[0]!r})" if ops else "") + ".",
+                   "请在 Device 上运行算子：acl.op.execute_v2(\"Add\", [a_desc, b_desc], [a_buf, b_buf], [out_desc], "
+                   "[out_buf], attr, stream)" + (f"（你运行的是 {ops[0].args[0]!r}）" if ops else "") + "。")
+    op = adds[-1]
+    where = {_handle(c): c.args[0] for c in run.named("acl.create_data_buffer") if _handle(c)}
+    in_bufs = op.args[2] if isinstance(op.args[2], list) else []
+    out_bufs = op.args[4] if len(op.args) > 4 and isinstance(op.args[4], list) else []
+    in_ptrs, out_ptrs = [where.get(h) for h in in_bufs], [where.get(h) for h in out_bufs]
+    if len(in_ptrs) != 2 or len(out_ptrs) != 1 or None in in_ptrs + out_ptrs:
+        return _no("give the operator data buffers your function made with acl.create_data_buffer: two inputs, "
+                   "one output.", "请把你的函数用 acl.create_data_buffer 创建的数据缓冲交给算子：两个输入，一个输出。")
+    copies = run.named("acl.rt.memcpy") + run.named("acl.rt.memcpy_async")
+    filled = {c.args[0] for c in copies if c.args[4:5] in [(k,) for k in copy_kinds(MEMCPY_HOST_TO_DEVICE)]}
+    if not all(p in filled for p in in_ptrs):
+        return _no("copy a and b into the operator's input buffers yourself: acl.rt.memcpy(dev, size, host, size, 1).",
+                   "请自己把 a 和 b 复制进算子的输入缓冲：acl.rt.memcpy(dev, size, host, size, 1)。")
+    order = _pos(run, op)
+    back = [c for c in copies if c.args[2:3] == (out_ptrs[0],) and _pos(run, c) > order
+            and c.args[4:5] in [(k,) for k in copy_kinds(MEMCPY_DEVICE_TO_HOST)]]
+    if not back:
+        return _no("copy the result out of the operator's output buffer: acl.rt.memcpy(host, size, out_ptr, size, 2) "
+                   "after the operator ran.",
+                   "请在算子运行之后把结果从算子的输出缓冲复制出来：acl.rt.memcpy(host, size, out_ptr, size, 2)。")
+    syncs = [c for c in run.named("acl.rt.synchronize_stream") if order < _pos(run, c) < _pos(run, back[0])]
+    if not syncs and op.api == "acl.op.execute_v2":
+        return _no("the operator is only queued on the stream: call acl.rt.synchronize_stream(stream) before you copy "
+                   "its result.", "算子只是在 Stream 上排队：复制结果之前先调用 acl.rt.synchronize_stream(stream)。")
+    left = _left_behind(run)
+    if left:
+        return _no(f"device_add left {', '.join(left)} behind: release the buffers, tensor descs and attr it made "
+                   "(the checker released them).",
+                   f"device_add 留下了未释放的 {', '.join(left)}：请释放它创建的缓冲、张量描述和属性（检查器已替你释放）。")
+    got = run.result
+    if not isinstance(got, np.ndarray) or got.dtype != np.float32 or got.shape != a.shape:
+        return _no(f"return a float32 array of shape {list(a.shape)}, got {getattr(got, 'dtype', type(got).__name__)} "
+                   f"{list(getattr(got, 'shape', []))}.",
+                   f"请返回形状为 {list(a.shape)} 的 float32 数组，你返回的是 {getattr(got, 'dtype', type(got).__name__)} "
+                   f"{list(getattr(got, 'shape', []))}。")
+    if not np.array_equal(got, a + b):
+        return _no("the values are not a + b: read the output buffer's bytes as float32, all of them.",
+                   "数值不等于 a + b：请把输出缓冲的全部字节按 float32 读出。")
+    return None
+
+
+# -- 11: the per-image loop of a pipeline --------------------------------------------------------------------
+def _reference_top1(model_id: int, ins: int, outs: int, d: Any, photos: Sequence[str]) -> Optional[List[int]]:
+    """Top-1 of each photo through the same model and datasets, by the checker's own copies and executes."""
+    from . import preprocess
+    acl = backend.acl()
+    (in_ptr, in_size), (out_ptr, out_size) = _buffers(ins)[0], _buffers(outs)[0]
+    t = d.inputs[0]
+    best = []
+    for path in photos:
+        data = preprocess(path, dims=t.dims, dtype=t.numpy_dtype).tobytes()
+        if acl.rt.memcpy(in_ptr, in_size, acl.util.bytes_to_ptr(data), len(data), copy_kinds(1)[0]) != 0 \
+                or acl.mdl.execute(model_id, ins, outs) != 0:
+            return None
+        raw = read_device(out_ptr, out_size)
+        if raw is None:
+            return None
+        best.append(int(np.argmax(np.frombuffer(raw, dtypes.numpy_dtype(d.outputs[0].data_type)))))
+    return best
+
+
+@checker
+@_uses_process
+def check_classify_loop(loop_fn: Any, model_id: Any, inputs: Any, outputs: Any, desc: Any, photos: Any) -> Feedback:
+    """Exercise 11: loop_fn(model_id, inputs, outputs, desc, photos) classifies photo after photo with resources
+    made once: per photo one copy in, one execute, one copy out; no load, no device open, nothing left behind."""
+    bad = _need_function(loop_fn, "classify_all")
+    if bad is not None:
+        return bad
+    d, ins, outs = _desc(desc), _dataset_handle(inputs), _dataset_handle(outputs)
+    if d is None or ins is None or outs is None or not isinstance(model_id, int) or not isinstance(photos, list) \
+            or not photos or not all(isinstance(p, str) and os.path.isfile(p) for p in photos):
+        return _wrong_type("model_id, the two datasets, the desc and a list of photo paths", photos,
+                           "model_id、两个数据集、desc 和照片路径列表")
+    want = _reference_top1(model_id, ins, outs, d, photos)
+    if want is None:
+        return _no("the checker could not run these photos through the model: run the cells above first.",
+                   "检查器无法用这个模型处理这些照片：请先运行上面的单元格。")
+    seen = _watch_inputs(ins, d)
+    try:
+        run = run_recorded(loop_fn, model_id, inputs, outputs, desc, list(photos))
+    finally:
+        seen.stop()
+    try:
+        bad = _first(_raised(run, "classify_all"), _process_calls(run, "classify_all"), _failed_calls(run),
+                     _dangling(run))
+        if bad is None:
+            bad = _loop_verdict(run, ins, outs, photos, want)
+        if bad is None:
+            bad = _photos_seen(seen.inputs, photos, d)
+        return bad if bad is not None else _loop_ok(photos, run.result)
+    finally:
+        cleanup(run)
+
+
+class _watch_inputs:
+    """While the learner's loop runs: the model's input tensor as each acl.mdl.execute on ``ins`` found it."""
+
+    def __init__(self, ins: int, d: Any) -> None:
+        self.mdl = backend.acl().mdl
+        self.original = self.mdl.execute
+        self.inputs: List[Optional[np.ndarray]] = []
+        ptr, size = _buffers(ins)[0]
+        t = d.inputs[0]
+
+        def execute(model_id, dataset, *rest):
+            if dataset == ins:
+                raw = read_device(ptr, size)
+                self.inputs.append(None if raw is None else np.frombuffer(raw, t.numpy_dtype).astype(np.float32))
+            return self.original(model_id, dataset, *rest)
+        self.mdl.execute = execute
+
+    def stop(self) -> None:
+        self.mdl.execute = self.original
+
+
+def _photos_seen(inputs: List[Optional[np.ndarray]], photos: Sequence[str], d: Any) -> Optional[Feedback]:
+    """Feedback when an execute did not find its photo (preprocessed) in the input buffer."""
+    for k, (arr, path) in enumerate(zip(inputs, photos)):
+        ref = _reference(path, d.inputs[0], None).reshape(-1)
+        if arr is None or float(np.mean(np.abs(arr - ref))) > TOLERANCE:
+            name = os.path.basename(path)
+            return _no(f"execute {k + 1} did not find {name} in the input buffer: copy each photo in just before its "
+                       "execute (the checker reads the input buffer at every execute).",
+                       f"第 {k + 1} 次推理时输入缓冲里不是 {name}：每张照片都要在它的推理之前复制进去（检查器在每次推理时读取输入缓冲）。")
+    return None
+
+
+def _loop_ok(photos: Sequence[str], got: Any) -> Feedback:
+    n = len(photos)
+    return _ok(f"{n} photos, each one copy in, one execute, one copy out, with the model loaded once: top-1 {list(got)}.",
+               f"{n} 张照片，每张一次复制、一次推理、一次拷回，模型只加载一次：top-1 为 {list(got)}。")
+
+
+_PER_PROCESS = ("acl.rt.set_device", "acl.rt.create_context", "acl.rt.create_stream", "acl.mdl.load_from_file",
+                "acl.mdl.load_from_mem", "acl.mdl.load_from_file_with_mem", "acl.mdl.load_from_mem_with_mem")
+
+
+def _loop_verdict(run: Run, ins: int, outs: int, photos: Sequence[str], want: List[int]) -> Optional[Feedback]:
+    """Per photo one H2D copy into the input buffer, one execute, one D2H copy; the top-1 of each, in order."""
+    n = len(photos)
+    again = [c.api for c in run.named_all() if c.api in _PER_PROCESS]
+    if again:
+        return _no(f"classify_all called {again[0]}: the device, stream and model are opened once, before the loop "
+                   "(they are its arguments); per photo only copy, execute, copy back.",
+                   f"classify_all 调用了 {again[0]}：Device、Stream 和模型在循环之前只打开一次（它们就是参数）；每张照片只做复制、推理、拷回。")
+    (in_ptr, _), (out_ptr, _) = _buffers(ins)[0], _buffers(outs)[0]
+    copies = run.named("acl.rt.memcpy")
+    h2d = [c for c in copies if c.args[0] == in_ptr and c.args[4:5] in [(k,) for k in copy_kinds(1)]]
+    d2h = [c for c in copies if c.args[2:3] == (out_ptr,) and c.args[4:5] in [(k,) for k in copy_kinds(2)]]
+    execs = run.named("acl.mdl.execute")
+    for what, got, zh in (("copies into the input buffer (acl.rt.memcpy, kind 1)", h2d, "复制进输入缓冲（acl.rt.memcpy，kind 1）"),
+                          ("executes (acl.mdl.execute)", execs, "推理（acl.mdl.execute）"),
+                          ("copies out of the output buffer (acl.rt.memcpy, kind 2)", d2h, "从输出缓冲拷回（acl.rt.memcpy，kind 2）")):
+        if len(got) != n:
+            return _no(f"for {n} photos expected {n} {what}, one per photo; your function made {len(got)}.",
+                       f"{n} 张照片应有 {n} 次{zh}，每张一次；你的函数做了 {len(got)} 次。")
+    left = _left_behind(run)
+    if left:
+        return _no(f"classify_all left {', '.join(left)} behind: free per photo what you allocate per photo (the "
+                   "checker released it).",
+                   f"classify_all 留下了未释放的 {', '.join(left)}：每张照片申请的内存要在处理完后释放（检查器已替你释放）。")
+    got = run.result
+    try:
+        got = [int(i) for i in got]
+    except (TypeError, ValueError):
+        return _wrong_type("a list of class indices, one per photo", run.result, "每张照片一个类别索引的列表")
+    if got != want:
+        return _no(f"top-1 per photo should be {want}, in the order of the photos; got {got}.",
+                   f"每张照片的 top-1 应为 {want}（按照片顺序）；你的是 {got}。")
+    return None
 
 
 # -- 08 ----------------------------------------------------------------------------------------------------------
@@ -1253,6 +1599,88 @@ def check_desc_answer(describe: Any, descs: Any) -> Feedback:
     return _ok(f"all three match on {len(found)} model(s).", f"在 {len(found)} 个模型上三项都一致。")
 
 
+_HIDDEN_INPUTS = ("ascend_mbatch_shape_data", "ascend_dynamic_aipp_data")  # the runtime fills these, never you
+
+
+def _feed_want(d: Any) -> List[dict]:
+    """What a program must fill for each of its inputs: name, numpy dtype, shape at the largest gear, bytes."""
+    want = []
+    for t in d.inputs:
+        if t.name in _HIDDEN_INPUTS:
+            continue
+        dims = list(t.dims)
+        if d.dynamic_batch and dims and dims[0] == -1:
+            dims[0] = max(d.dynamic_batch)
+        if d.dynamic_hw and len(dims) == 4 and dims[2:] == [-1, -1]:
+            dims[2:] = max(d.dynamic_hw, key=lambda hw: hw[0] * hw[1])
+        want.append({"name": t.name, "dtype": dtypes.numpy_dtype(t.data_type), "shape": dims, "bytes": t.size})
+    return want
+
+
+def _as_spec(got: Any) -> Optional[List[dict]]:
+    """The learner's answer normalised (dtype as np.dtype, shape as a list of ints), None if it has not that form."""
+    if not isinstance(got, (list, tuple)):
+        return None
+    out = []
+    for item in got:
+        if not isinstance(item, dict) or not {"name", "dtype", "shape", "bytes"} <= set(item):
+            return None
+        try:
+            out.append({"name": item["name"], "dtype": np.dtype(item["dtype"]),
+                        "shape": [int(v) for v in item["shape"]], "bytes": int(item["bytes"])})
+        except (TypeError, ValueError):
+            return None
+    return out
+
+
+@checker
+@_uses_process
+def check_feed_spec(spec_fn: Any, descs: Any) -> Feedback:
+    """Exercise 12: spec_fn(model_desc) -> what to feed each input (hidden inputs left out), for every model given."""
+    bad = _need_function(spec_fn, "feed_spec")
+    if bad is not None:
+        return bad
+    found = [_desc(getattr(x, "model_desc", x)) for x in (descs if isinstance(descs, (list, tuple)) else [descs])]
+    if not found or None in found:
+        return _wrong_type("a list of model descs", descs, "模型描述列表")
+    for d in found:
+        run = run_recorded(spec_fn, d.model_desc)
+        bad = _first(_raised(run, "feed_spec"), _failed_calls(run))
+        if bad is not None:
+            return bad
+        asked = {c.api for c in run.named_all()}
+        needed = [a for a in ("acl.mdl.get_num_inputs", "acl.mdl.get_input_name_by_index", "acl.mdl.get_input_dims",
+                              "acl.mdl.get_input_data_type", "acl.mdl.get_input_size_by_index") if a not in asked]
+        if needed:
+            return _no(f"ask the desc itself: feed_spec did not call {', '.join(needed)}.",
+                       f"请向 desc 本身查询：feed_spec 没有调用 {', '.join(needed)}。")
+        want, got = _feed_want(d), _as_spec(run.result)
+        if got is None:
+            return _no("return a list with one dict per input to fill: {'name', 'dtype', 'shape', 'bytes'}.",
+                       "请返回一个列表，每个要填写的输入一个字典：{'name', 'dtype', 'shape', 'bytes'}。")
+        names = [w["name"] for w in want]
+        if [g["name"] for g in got] != names:
+            hidden = [g["name"] for g in got if g["name"] in _HIDDEN_INPUTS]
+            if hidden:
+                return _no(f"{hidden[0]} is filled by the runtime (set_dynamic_batch_size / set_input_aipp), not by "
+                           "your program: leave it out.",
+                           f"{hidden[0]} 由运行时填写（set_dynamic_batch_size / set_input_aipp），不由你的程序填写：请把它去掉。")
+            return _no(f"the inputs to fill are {names} in this order; you listed {[g['name'] for g in got]}.",
+                       f"要填写的输入依次是 {names}；你列出的是 {[g['name'] for g in got]}。")
+        for g, w in zip(got, want):
+            for key, zh in (("dtype", "数据类型"), ("shape", "形状"), ("bytes", "字节数")):
+                if g[key] != w[key]:
+                    hint = ""
+                    if key == "shape" and -1 in g["shape"]:
+                        hint = " — a -1 is a gear: use the largest (get_dynamic_batch / get_dynamic_hw)"
+                    elif key == "dtype":
+                        hint = " — map get_input_data_type's aclDataType (0 float32, 1 float16, 3 int32, 4 uint8…)"
+                    return _no(f"input {w['name']}: {key} should be {w[key]}, you said {g[key]}{hint}.",
+                               f"输入 {w['name']}：{zh}应为 {w[key]}，你的是 {g[key]}。")
+    return _ok(f"the right names, dtypes, largest-gear shapes and bytes on all {len(found)} models, hidden inputs left out.",
+               f"{len(found)} 个模型的名称、数据类型、最大档位形状和字节数全部正确，隐藏输入也已排除。")
+
+
 # -- 13 ----------------------------------------------------------------------------------------------------------
 def _reference_top5(path: str, om: str) -> Optional[List[int]]:
     """Top-5 of the default model for ``path`` through the step API (the reference the learner is compared with)."""
@@ -1379,6 +1807,224 @@ def _one_layout(layout_fn: Any, soc: str, w: int, h: int) -> Optional[Feedback]:
     return None
 
 
+#: JPEG sides the decode checker picks from: none a multiple of 16 (so both kinds of padding are real)
+_DECODE_SIDES = tuple(s for s in range(41, 330) if s % 16)
+#: how far a decoded byte may be from libjpeg's YCbCr (Y; chroma averaged 2x2): what JPEGD hardware's IDCT may differ
+_DECODE_TOLERANCE = (2, 3)
+_SYNCS = ("acl.rt.synchronize_stream", "acl.rt.synchronize_stream_with_timeout", "acl.rt.synchronize_device")
+_PIC_GETTERS = ("data", "size", "format", "width", "height", "width_stride", "height_stride", "ret_code")
+
+
+def _random_jpeg() -> Tuple[bytes, int, int]:
+    """(JPEG bytes, width, height) of a fresh random picture, 4:2:0, neither side a multiple of 16."""
+    import io
+    import secrets
+    from PIL import Image
+    rng = np.random.default_rng(secrets.randbits(64))
+    w, h = (int(rng.choice(_DECODE_SIDES)) for _ in range(2))
+    yy, xx = np.mgrid[0:h, 0:w]
+    waves = [np.sin(xx / rng.uniform(4, 30) + rng.uniform(0, 6)) + np.cos(yy / rng.uniform(4, 30)) for _ in range(3)]
+    rgb = np.stack([(127 + 60 * wv + rng.integers(-20, 21, (h, w))) for wv in waves], axis=-1)
+    out = io.BytesIO()
+    Image.fromarray(np.clip(rgb, 0, 255).astype(np.uint8), "RGB").save(out, "JPEG", quality=90, subsampling=2)
+    return out.getvalue(), w, h
+
+
+def reference_nv12_planes(jpeg: bytes) -> Tuple[np.ndarray, np.ndarray]:
+    """(Y, interleaved UV) libjpeg decodes the JPEG to: its own YCbCr output, chroma averaged over 2x2 blocks."""
+    import io
+    from PIL import Image
+    im = Image.open(io.BytesIO(jpeg))
+    im.draft("YCbCr", None)
+    ycc = np.asarray(im if im.mode == "YCbCr" else im.convert("YCbCr"), np.float64)
+    h, w = ycc.shape[:2]
+    pad = np.pad(ycc[..., 1:], ((0, h % 2), (0, w % 2), (0, 0)), mode="edge")
+    chroma = np.floor((pad[0::2, 0::2] + pad[1::2, 0::2] + pad[0::2, 1::2] + pad[1::2, 1::2]) / 4 + 0.5)
+    return ycc[..., 0], chroma.reshape(chroma.shape[0], -1)  # U, V, U, V ... per row
+
+
+@checker
+@_uses_process
+def check_decode_nv12(decode_fn: Any, channel_desc: Any, stream: Any) -> Feedback:
+    """Exercise 14b: decode_fn(jpeg_bytes, channel_desc, stream) decodes a fresh random JPEG with JPEGD into NV12 and
+    returns the output pic desc; the caller owns that desc and its data (the checker releases both), the function
+    releases everything else (the JPEG's DVPP copy included)."""
+    bad = _need_function(decode_fn, "decode_nv12")
+    if bad is not None:
+        return bad
+    for what, got, zh in (("the channel desc (dvpp_create_channel_desc)", channel_desc, "通道描述"),
+                          ("the stream handle", stream, "Stream 句柄")):
+        if not isinstance(got, int) or isinstance(got, bool) or got == 0:
+            return _wrong_type(what, got, zh)
+    jpeg, w, h = _random_jpeg()
+    run = run_recorded(decode_fn, jpeg, channel_desc, stream)
+    try:
+        verdict = _first(_raised(run, "decode_nv12"), _dangling(run), _decode_flow(run, stream, len(jpeg)))
+        return verdict if verdict is not None else _decode_verdict(run, jpeg, w, h)
+    finally:
+        _decode_cleanup(run, stream)
+
+
+def _made(run: Run, api: str) -> List[int]:
+    """The handles/pointers the learner's calls of one creator returned (failed calls excluded)."""
+    return [h for h in (_handle(c) for c in run.named(api)) if h]
+
+
+def _decode_flow(run: Run, stream: int, size: int) -> Optional[Feedback]:
+    """The returned desc was made in this call, decoded into on this stream, and the stream synchronised after."""
+    desc = run.result
+    if not isinstance(desc, int) or isinstance(desc, bool) or desc == 0:
+        return _no(f"return the output pic desc (the handle dvpp_create_pic_desc gave), not "
+                   f"{type(desc).__name__} {desc!r:.40}.",
+                   f"请返回输出图片描述（dvpp_create_pic_desc 给出的句柄），而不是 {type(desc).__name__} {desc!r:.40}。")
+    if desc not in _made(run, "acl.media.dvpp_create_pic_desc"):
+        return _no("the pic desc you returned was not created in this call: make a new one (dvpp_create_pic_desc) "
+                   "for this JPEG — an earlier picture's desc describes an earlier picture.",
+                   "你返回的图片描述不是这次调用中创建的：要为这张 JPEG 新建一个（dvpp_create_pic_desc）——"
+                   "以前的图片描述描述的是以前的图片。")
+    decodes = [c for c in run.named("acl.media.dvpp_jpeg_decode_async") if c.args[3:4] == (desc,)]
+    if not decodes:
+        return _no("nothing was decoded into the pic desc you returned: call acl.media.dvpp_jpeg_decode_async("
+                   "channel_desc, jpeg_dev, jpeg_size, out_desc, stream).",
+                   "没有解码到你返回的图片描述中：请调用 acl.media.dvpp_jpeg_decode_async(channel_desc, jpeg_dev, "
+                   "jpeg_size, out_desc, stream)。")
+    call = decodes[-1]
+    if call.args[4] != stream or call.args[2] != size:
+        return _no(f"decode on the stream you were given ({stream}) with the JPEG's byte count ({size}); "
+                   f"got stream {call.args[4]}, size {call.args[2]}.",
+                   f"应在传入的 Stream（{stream}）上解码，大小为 JPEG 的字节数（{size}）；你用的是 Stream {call.args[4]}、"
+                   f"大小 {call.args[2]}。")
+    if call.args[1] not in _made(run, "acl.media.dvpp_malloc"):
+        return _no("JPEGD reads the JPEG from DVPP memory: dvpp_malloc a block in this call, memcpy the bytes into "
+                   "it (acl.util.bytes_to_ptr) and pass that pointer.",
+                   "JPEGD 从 DVPP 内存读 JPEG：在这次调用中 dvpp_malloc 一块内存，把字节 memcpy 进去"
+                   "（acl.util.bytes_to_ptr），再传入这个指针。")
+    at = _pos(run, call)
+    syncs = [i for i, c in enumerate(run.calls) if i > at and c.mine and c.api in _SYNCS
+             and (c.api == "acl.rt.synchronize_device" or c.args[:1] == (stream,))]
+    if not syncs:
+        return _no("dvpp_jpeg_decode_async only queues the decode: call acl.rt.synchronize_stream(stream) before "
+                   "you return (and before freeing the JPEG's DVPP memory), or the picture is not there yet.",
+                   "dvpp_jpeg_decode_async 只是下发解码任务：返回之前（也在释放 JPEG 的 DVPP 内存之前）要调用 "
+                   "acl.rt.synchronize_stream(stream)，否则图片还没有写出来。")
+    if any(c.api == "acl.media.dvpp_free" and c.args[:1] == (call.args[1],) for c in run.calls[at:syncs[0]]):
+        return _no("the JPEG's DVPP memory was freed before synchronize_stream: the decode reads it when the stream "
+                   "runs. Synchronise first, then dvpp_free it.",
+                   "JPEG 的 DVPP 内存在 synchronize_stream 之前就释放了：解码在 Stream 执行时才读它。先同步，再 dvpp_free。")
+    return None
+
+
+def _decode_verdict(run: Run, jpeg: bytes, w: int, h: int) -> Feedback:
+    """The returned desc read with the dvpp_get_pic_desc_* getters: NV12, the SoC's strides, libjpeg's pixels,
+    and nothing else left alive."""
+    media = backend.acl().media
+    got = {k: getattr(media, f"dvpp_get_pic_desc_{k}")(run.result) for k in _PIC_GETTERS}
+    bad = _desc_fields(run, got, w, h)  # before the rets: a wrong stride shows up as a failed synchronize_stream
+    bad = _first(bad, _failed_calls(run), _decoded_bytes(got, jpeg, w, h), _decode_leaks(run, got["data"]))
+    if bad is not None:
+        return bad
+    return _ok(f"a random JPEG (sides not multiples of 16) decoded to NV12 with {_soc()}'s strides, the Y and UV "
+               "planes as libjpeg decodes them, and nothing but the returned picture left alive.",
+               f"一张随机的 JPEG（宽高都不是 16 的倍数）按 {_soc()} 的 stride 解码为 NV12，Y 和 UV 平面与 libjpeg 的解码一致，"
+               "除返回的图片外没有留下任何资源。")
+
+
+def _soc() -> str:
+    """The chip this kernel runs on (what acl.get_soc_name() says)."""
+    return backend.acl().get_soc_name()
+
+
+def _desc_fields(run: Run, got: dict, w: int, h: int) -> Optional[Feedback]:
+    """Format, size and strides in the desc follow JPEGD's rule for this SoC."""
+    from .spec.dvpp import align_up, jpegd_stride_align
+    soc = _soc()
+    wa, ha = jpegd_stride_align(soc)
+    if got["format"] != _NV12:
+        return _no(f"the output format is {got['format']}; NV12 is PIXEL_FORMAT_YUV_SEMIPLANAR_420 (1).",
+                   f"输出格式是 {got['format']}；NV12 是 PIXEL_FORMAT_YUV_SEMIPLANAR_420（1）。")
+    if (got["width"], got["height"]) != (w, h):
+        return _no(f"the JPEG is {w} x {h} (dvpp_jpeg_get_image_info), but the desc says {got['width']} x "
+                   f"{got['height']}: read the size from this JPEG's header.",
+                   f"这张 JPEG 是 {w} x {h}（dvpp_jpeg_get_image_info），图片描述里却是 {got['width']} x {got['height']}："
+                   "要从这张 JPEG 的文件头读尺寸。")
+    ws, hs = got["width_stride"], got["height_stride"]
+    if ws % wa or ws < w or hs % ha or hs < h:
+        return _no(f"strides {ws} x {hs} break JPEGD's rule on {soc}: width stride a multiple of {wa} >= width "
+                   f"(ALIGN_UP({w}, {wa}) = {align_up(w, wa)}), height stride a multiple of {ha} >= height "
+                   f"(ALIGN_UP({h}, {ha}) = {align_up(h, ha)}). Read the chip with acl.get_soc_name().",
+                   f"stride {ws} x {hs} 不符合 {soc} 上 JPEGD 的规则：宽 stride 为 {wa} 的倍数且 ≥ 宽"
+                   f"（ALIGN_UP({w}, {wa}) = {align_up(w, wa)}），高 stride 为 {ha} 的倍数且 ≥ 高"
+                   f"（ALIGN_UP({h}, {ha}) = {align_up(h, ha)}）。用 acl.get_soc_name() 读出芯片。")
+    if got["size"] < ws * hs * 3 // 2:
+        return _no(f"the desc's size is {got['size']}, less than {ws} x {hs} x 3 / 2 = {ws * hs * 3 // 2}.",
+                   f"图片描述的大小是 {got['size']}，小于 {ws} x {hs} x 3 / 2 = {ws * hs * 3 // 2}。")
+    if got["data"] not in _made(run, "acl.media.dvpp_malloc"):
+        return _no("the desc's data is not DVPP memory allocated in this call: dvpp_malloc the output buffer here.",
+                   "图片描述的数据不是这次调用中申请的 DVPP 内存：请在这里 dvpp_malloc 输出缓冲。")
+    if got["ret_code"] != 0:
+        return _no(f"JPEGD failed on this picture: dvpp_get_pic_desc_ret_code is {_explain(got['ret_code'])}.",
+                   f"JPEGD 解码这张图片失败：dvpp_get_pic_desc_ret_code 为 {_explain(got['ret_code'])}。")
+    return None
+
+
+def _decoded_bytes(got: dict, jpeg: bytes, w: int, h: int) -> Optional[Feedback]:
+    """The Y plane at 0 and the UV plane at width_stride x height_stride hold libjpeg's decode of this JPEG."""
+    ws, hs = got["width_stride"], got["height_stride"]
+    raw = read_device(got["data"], ws * hs * 3 // 2)
+    if raw is None:
+        return _no("the decoded picture cannot be read back.", "读不回解码后的图片。")
+    buf = np.frombuffer(raw, np.uint8)
+    ref_y, ref_uv = reference_nv12_planes(jpeg)
+    y = buf[:ws * hs].reshape(hs, ws)[:h, :w].astype(np.float64)
+    uv = buf[ws * hs:].reshape(hs // 2, ws)[:ref_uv.shape[0], :ref_uv.shape[1]].astype(np.float64)
+    ty, tuv = _DECODE_TOLERANCE
+    if np.abs(y - ref_y).max() > ty:
+        return _no(f"the Y plane is not this JPEG's luma (off by up to {int(np.abs(y - ref_y).max())}): was the decode "
+                   "synchronised, from this JPEG's bytes, into this desc's buffer?",
+                   f"Y 平面不是这张 JPEG 的亮度（最多相差 {int(np.abs(y - ref_y).max())}）：解码同步了吗？用的是这张 JPEG 的"
+                   "字节、写进了这个图片描述的缓冲吗？")
+    if np.abs(uv - ref_uv).max() > tuv:
+        return _no(f"Y is right, the UV plane (from byte {ws} x {hs} = {ws * hs}) is not this JPEG's chroma.",
+                   f"Y 正确，UV 平面（从第 {ws} x {hs} = {ws * hs} 字节起）不是这张 JPEG 的色度。")
+    return None
+
+
+def _decode_leaks(run: Run, keep: int) -> Optional[Feedback]:
+    """Everything but the returned desc and its buffer released: the JPEG's DVPP copy, other descs, host memory."""
+    freed = {c.args[0] for c in run.named("acl.media.dvpp_free")}
+    destroyed = {c.args[0] for c in run.named("acl.media.dvpp_destroy_pic_desc")}
+    if any(p not in freed for p in _made(run, "acl.media.dvpp_malloc") if p != keep):
+        return _no("DVPP memory other than the output picture (the JPEG's copy?) was not freed: dvpp_free it after "
+                   "synchronize_stream.",
+                   "除输出图片外还有 DVPP 内存（JPEG 的副本？）没有释放：synchronize_stream 之后要 dvpp_free 它。")
+    if any(d not in destroyed for d in _made(run, "acl.media.dvpp_create_pic_desc") if d != run.result):
+        return _no("a pic desc other than the one you returned was not destroyed (dvpp_destroy_pic_desc).",
+                   "除返回的那个以外，还有图片描述没有销毁（dvpp_destroy_pic_desc）。")
+    if keep in freed or run.result in destroyed:
+        return _no("you released the picture you returned: the caller owns the output desc and its buffer.",
+                   "你释放了要返回的图片：输出图片描述和它的缓冲归调用者所有。")
+    left = _left_behind(run)
+    if left:
+        return _no(f"{left[0]} in decode_nv12 was not released.", f"decode_nv12 中的 {left[0]} 没有释放。")
+    return None
+
+
+def _decode_cleanup(run: Run, stream: Any) -> None:
+    """Drain the stream, then release what the call made and left (the returned picture too), so the ledger ends at 0."""
+    acl = backend.acl()
+    if isinstance(stream, int) and not isinstance(stream, bool):
+        acl.rt.synchronize_stream(stream)  # a decode still queued must not write into memory freed below
+    freed = {c.args[0] for c in run.named("acl.media.dvpp_free")}
+    destroyed = {c.args[0] for c in run.named("acl.media.dvpp_destroy_pic_desc")}
+    for desc in _made(run, "acl.media.dvpp_create_pic_desc"):
+        if desc not in destroyed:
+            acl.media.dvpp_destroy_pic_desc(desc)
+    for ptr in _made(run, "acl.media.dvpp_malloc"):
+        if ptr not in freed:
+            acl.media.dvpp_free(ptr)
+    cleanup(run)
+
+
 # -- 15 ----------------------------------------------------------------------------------------------------------
 #: clip sizes the VDEC callback checker picks from: none a multiple of 16 wide, so the padding columns are real
 _CLIP_SIZES = ((184, 130), (232, 144), (250, 160), (200, 136))
@@ -1402,6 +2048,7 @@ class _Clip:
     stream_descs: Dict[str, int] = field(default_factory=dict)  # user_data -> its input stream desc
     inputs: List[int] = field(default_factory=list)
     errors: List[BaseException] = field(default_factory=list)
+    seen: set = field(default_factory=set)  # the user_data each callback actually got (a board may drop a chunk)
 
 
 def _new_clip() -> _Clip:
@@ -1452,6 +2099,7 @@ def _drive_vdec(keep_frame: Callable, clip: _Clip) -> None:
     flag = {"stop": False}
 
     def wrapped(stream_desc, pic_desc, user_data):
+        clip.seen.add(user_data)
         try:
             keep_frame(stream_desc, pic_desc, user_data)
         except BaseException as exc:  # noqa: BLE001 - feedback after the run (sys.exit() included)
@@ -1634,11 +2282,15 @@ def _copied_in_callback(run: Run, clip: _Clip) -> Optional[Feedback]:
 
 
 def _callback_released(run: Run, clip: _Clip) -> Optional[Feedback]:
-    """Every output picture freed, every pic desc and stream desc destroyed, every host buffer freed."""
+    """What each callback brought released: its output picture freed, its pic desc and stream desc destroyed, and
+    every host buffer freed. A chunk a board dropped without a callback (the broken one) owes nothing; the
+    simulator always calls back, so there everything is owed."""
     freed = {c.args[0] for c in run.named("acl.media.dvpp_free")}
     pics = {c.args[0] for c in run.named("acl.media.dvpp_destroy_pic_desc")}
     streams = {c.args[0] for c in run.named("acl.media.dvpp_destroy_stream_desc")}
-    for token, label in [(t, f"frame {i}") for i, t in enumerate(clip.tokens)] + [(clip.bad_token, "the broken chunk")]:
+    owed = set(clip.stream_descs) if on_simulator() else clip.seen
+    labelled = [(t, f"frame {i}") for i, t in enumerate(clip.tokens)] + [(clip.bad_token, "the broken chunk")]
+    for token, label in [(t, what) for t, what in labelled if t in owed]:
         if clip.outputs[token] not in freed:
             return _no(f"{label}'s output memory was not freed: once copied (or failed), acl.media.dvpp_free it.",
                        f"{label} 的输出内存没有释放：复制完（或失败）之后要 acl.media.dvpp_free 它。")
@@ -1646,7 +2298,7 @@ def _callback_released(run: Run, clip: _Clip) -> Optional[Feedback]:
             return _no(f"{label}'s output pic desc was not destroyed (acl.media.dvpp_destroy_pic_desc).",
                        f"{label} 的输出图片描述没有销毁（acl.media.dvpp_destroy_pic_desc）。")
     for token, desc in clip.stream_descs.items():
-        if desc not in streams:
+        if token in owed and desc not in streams:
             return _no("an input stream desc was not destroyed: each callback destroys the one it brings "
                        "(acl.media.dvpp_destroy_stream_desc), the end-of-stream one too.",
                        "有输入码流描述没有销毁：每个回调都要销毁它带来的码流描述（acl.media.dvpp_destroy_stream_desc），"
@@ -1672,7 +2324,8 @@ def _vdec_cleanup(run: Run, clip: _Clip) -> None:
         if desc not in streams:
             media.dvpp_destroy_stream_desc(desc)
     for ptr in clip.inputs:
-        media.dvpp_free(ptr)
+        if ptr not in freed:  # the learner may have freed an input already: a second dvpp_free is a double free
+            media.dvpp_free(ptr)
     cleanup(run)
 
 
@@ -1687,19 +2340,31 @@ def check_event_timing(time_fn: Any, model_id: Any, inputs: Any, outputs: Any, s
     bad = _need_function(time_fn, "time_execute")
     if bad is not None:
         return bad
-    if (_dataset_handle(inputs) is None or _dataset_handle(outputs) is None or not isinstance(model_id, int)
-            or not isinstance(stream, int) or isinstance(stream, bool) or not stream):
-        return _wrong_type("model_id, the input and output datasets and an explicit stream", stream,
-                           "model_id、输入和输出数据集以及一个显式创建的 Stream")
+    bad = _timing_args(model_id, inputs, outputs, stream)
+    if bad is not None:
+        return bad
     run = run_recorded(time_fn, model_id, inputs, outputs, stream)
     try:
         bad = _first(_raised(run, "time_execute"), _process_calls(run, "time_execute"), _failed_calls(run))
-        return bad if bad is not None else _timing_verdict(run, model_id, stream)
+        data = (_dataset_handle(inputs), _dataset_handle(outputs))
+        return bad if bad is not None else _timing_verdict(run, model_id, data, stream)
     finally:
         cleanup(run)
 
 
-def _timing_verdict(run: Run, model_id: int, stream: int) -> Feedback:
+def _timing_args(model_id: Any, inputs: Any, outputs: Any, stream: Any) -> Optional[Feedback]:
+    """Feedback quoting the first argument that is not what time_execute is given, else None."""
+    checks = ((model_id, isinstance(model_id, int) and not isinstance(model_id, bool)),
+              (inputs, _dataset_handle(inputs) is not None), (outputs, _dataset_handle(outputs) is not None),
+              (stream, isinstance(stream, int) and not isinstance(stream, bool) and stream != 0))
+    wrong = [got for got, fine in checks if not fine]
+    if not wrong:
+        return None
+    return _wrong_type("model_id, the input and output datasets and an explicit stream", wrong[0],
+                       "model_id、输入和输出数据集以及一个显式创建的 Stream")
+
+
+def _timing_verdict(run: Run, model_id: int, data: tuple, stream: int) -> Feedback:
     """The learner's events: their own, recorded on ``stream`` around one execute_async, waited for, timed, destroyed."""
     calls = run.named_all()
     made = [_handle(c) for c in calls if c.api in _EVENT_CREATORS and _handle(c)]
@@ -1716,7 +2381,7 @@ def _timing_verdict(run: Run, model_id: int, stream: int) -> Feedback:
     if start not in made or end not in made:
         return _no("event_elapsed_time must get the two events time_execute created (start, end), not others.",
                    "event_elapsed_time 的参数必须是 time_execute 自己创建的两个 Event（start, end），而不是别的 Event。")
-    return _first(_records_verdict(calls[:at_], model_id, stream, start, end),
+    return _first(_records_verdict(calls[:at_], model_id, data, stream, start, end),
                   _result_verdict(run, calls, at_, made))
 
 
@@ -1726,8 +2391,10 @@ def _last_record(calls: List[Call], event: int) -> Optional[int]:
     return found[-1] if found else None
 
 
-def _records_verdict(calls: List[Call], model_id: int, stream: int, start: int, end: int) -> Optional[Feedback]:
-    """Both records on ``stream``, start before and end after exactly one execute_async there, then a wait."""
+def _records_verdict(calls: List[Call], model_id: int, data: tuple, stream: int, start: int,
+                     end: int) -> Optional[Feedback]:
+    """Both records on ``stream``, start before and end after exactly one execute_async there (on the given
+    (input, output) dataset handles ``data``), then a wait."""
     s, e = _last_record(calls, start), _last_record(calls, end)
     if s is None or e is None:
         return _no("record both events on the stream: acl.rt.record_event(start, stream) before the inference, "
@@ -1751,6 +2418,11 @@ def _records_verdict(calls: List[Call], model_id: int, stream: int, start: int, 
     if len(runs) > 1:
         return _no(f"time one inference: {len(runs)} execute_async calls lie between the two records.",
                    f"只计时一次推理：两次记录之间有 {len(runs)} 次 execute_async。")
+    if tuple(runs[0].args[1:3]) != data:
+        return _no("time the inference on the datasets time_execute is given: acl.mdl.execute_async(model_id, "
+                   "inputs.dataset, outputs.dataset, stream), not on other buffers.",
+                   "计时的推理要用 time_execute 收到的数据集：acl.mdl.execute_async(model_id, inputs.dataset, "
+                   "outputs.dataset, stream)，而不是别的缓冲。")
     waits = [c for c in calls[e + 1:] if (c.api == "acl.rt.synchronize_event" and c.args[:1] == (end,))
              or (c.api == "acl.rt.synchronize_stream" and c.args[:1] == (stream,))]
     if not waits:

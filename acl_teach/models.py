@@ -52,6 +52,12 @@ def op_model_dir() -> str:
     return assets.op_model_dir(*_target())
 
 
+def compile_ops(ops: List[dict], name: str) -> str:
+    """The folder `atc --singleop` writes for your op list (a list of op entries, as in op_list.json) on this
+    backend, compiled once; each operator is one .om file there."""
+    return assets.compile_ops(ops, name, *_target())
+
+
 def image(name: str) -> str:
     """Path of a shipped photo ('coffee.png', 'chelsea.png', 'rocket.jpg')."""
     return assets.image(name)

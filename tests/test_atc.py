@@ -210,3 +210,70 @@ def test_yolo_post_processing_operators_compile_and_decode(tmp_path):
     # stride 16: centre ((2*0.5 - 0.5 + 1) * 16, (2*0.5 - 0.5 + 2) * 16) = (24, 40); size (1*20, 1*24)
     assert np.allclose(box_out[0, :6], [14, 28, 34, 52, 1 / (1 + np.exp(-10)) ** 2, 1], atol=1e-5)
     assert not box_out[0, 6:].any()
+
+
+def _yolov3_postprocess(path, shapes, classes, biases, top=16):
+    """Three Yolo (YoloPreDetection V3) operators + YoloV3DetectionOutput, the layers of a Caffe YOLOv3 prototxt."""
+    import onnx
+    from onnx import TensorProto, helper
+    ins = [helper.make_tensor_value_info(f"input_{i}", TensorProto.FLOAT, s) for i, s in enumerate(shapes)]
+    nodes = [helper.make_node("YoloPreDetection", [f"input_{i}"], [f"coord_{i}", f"obj_{i}", f"cls_{i}"], boxes=3,
+                              coords=4, classes=classes, yolo_version="V3", name=f"yolo{i}") for i in range(3)]
+    nodes.append(helper.make_node(
+        "YoloV3DetectionOutput", [f"{kind}_{i}" for kind in ("coord", "obj", "cls") for i in range(3)] + ["img_info"],
+        ["box_out", "box_out_num"], boxes=3, coords=4, classes=classes, relative=1, obj_threshold=0.5,
+        score_threshold=0.5, iou_threshold=0.45, pre_nms_topn=top, post_nms_topn=top, name="detection_out3",
+        **biases))
+    info = helper.make_tensor_value_info("img_info", TensorProto.FLOAT, [1, 4])
+    outs = [helper.make_tensor_value_info("box_out", TensorProto.FLOAT, [1, 6 * top]),
+            helper.make_tensor_value_info("box_out_num", TensorProto.INT32, [1, 8])]
+    model = helper.make_model(helper.make_graph(nodes, "yolov3", ins + [info], outs), producer_name="onnx-parser")
+    model.opset_import[0].version = 12
+    onnx.save(model, str(path))
+    return str(path)
+
+
+V3_BIASES = {"biases_low": [10., 12., 20., 24., 30., 36.], "biases_mid": [40., 48., 60., 72., 80., 96.],
+             "biases_high": [5., 6., 7., 8., 9., 10.]}
+
+
+def test_yolov3_detection_output_compiles_and_decodes_yolov3_boxes(tmp_path):
+    """YoloV3DetectionOutput: sigmoid centre + cell, exp(tw) * anchor, img_info's scale, NMS drops the twin box."""
+    import numpy as np
+    import onnxruntime as ort
+    classes = 2
+    shapes = [[1, 3 * (5 + classes), n, n] for n in (4, 2, 1)]
+    src = _yolov3_postprocess(tmp_path / "post.onnx", shapes, classes, V3_BIASES)
+    code, out, err = run([f"--model={src}", "--soc_version=Ascend310", f"--output={tmp_path / 'post'}",
+                          "--framework=5"])
+    assert code == 0, err
+    assert "YoloPreDetection, YoloV3DetectionOutput: Ascend operators" in out
+    model = om.read(str(tmp_path / "post.om"))
+    assert [(o["name"], o["data_type"], o["dims"]) for o in model.header["outputs"]] == \
+        [("detection_out3:0:box_out", 0, [1, 96]), ("detection_out3:1:box_out_num", 3, [1, 8])]
+    feeds = {f"input_{i}": np.full(s, -10, np.float32) for i, s in enumerate(shapes)}
+    x0 = feeds["input_0"]
+    b = 1 * (5 + classes)                                          # box 1 of the 4x4 grid, cell y=2, x=1
+    x0[0, b:b + 4, 2, 1], x0[0, b + 4, 2, 1], x0[0, b + 6, 2, 1] = 0, 10, 10   # sigmoid 0.5 centre, exp(0) size
+    x0[0, 0:2, 2, 1], x0[0, 4, 2, 1], x0[0, 6, 2, 1] = 0, 8, 8     # box 0, same cell and class, lower score,
+    x0[0, 2:4, 2, 1] = np.log(2.0)                                 # exp(log 2) * its 10x12 anchor -> 20x24, IoU 1
+    session = ort.InferenceSession(model.onnx_bytes, providers=["CPUExecutionProvider"])
+    box_out, num = session.run(None, {**feeds, "img_info": np.array([[64, 64, 64, 64]], np.float32)})
+    assert num.tolist() == [[1, 0, 0, 0, 0, 0, 0, 0]]
+    # stride 16: centre ((0.5 + 1) * 16, (0.5 + 2) * 16) = (24, 40); size biases_low's box 1 = 20x24
+    assert np.allclose(box_out[0, :6], [14, 28, 34, 52, 1 / (1 + np.exp(-10)) ** 2, 1], atol=1e-5)
+    assert not box_out[0, 6:].any()
+    box_out, _ = session.run(None, {**feeds, "img_info": np.array([[64, 64, 128, 32]], np.float32)})
+    assert np.allclose(box_out[0, :4], [7, 56, 17, 104], atol=1e-4)  # x by scaleW / netW, y by scaleH / netH
+
+
+def test_yolov3_detection_output_without_its_biases_is_refused_with_the_reason(tmp_path):
+    """A missing biases_mid is an ATC error naming the three required attributes, not a traceback."""
+    src = _yolov3_postprocess(tmp_path / "post.onnx", [[1, 21, n, n] for n in (4, 2, 1)], 2,
+                              {"biases_low": V3_BIASES["biases_low"], "biases_high": V3_BIASES["biases_high"]})
+    code, out, err = run([f"--model={src}", "--soc_version=Ascend310", f"--output={tmp_path / 'post'}",
+                          "--framework=5"])
+    assert code != 0
+    assert "biases_low, biases_mid and biases_high are required" in out + err
+    assert "biases_mid (0)" in out + err
+    assert "Traceback" not in out + err

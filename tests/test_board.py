@@ -192,6 +192,19 @@ def test_single_operator_models_come_from_atc_singleop(fake_board):
     assert at.models.op_model_dir() == folder and len(_calls(fake_board.log)) == 1
 
 
+def test_your_own_op_list_is_compiled_by_atc_singleop_once(fake_board):
+    vec = {"format": "ND", "shape": [1000], "type": "float32"}
+    ops = [{"op": "Add", "input_desc": [vec, vec], "output_desc": [vec]}]
+    folder = at.models.compile_ops(ops, "scores_add")
+    assert folder == str(fake_board.cache / "op_models" / f"scores_add_{SOC}")
+    assert _calls(fake_board.log) == [f"atc --singleop={folder}/op_list.json --output={folder} --soc_version={SOC}"]
+    with open(os.path.join(folder, "op_list.json")) as fh:
+        assert json.load(fh) == ops
+    assert at.models.compile_ops(ops, "scores_add") == folder and len(_calls(fake_board.log)) == 1
+    with pytest.raises(ValueError, match="plain folder name"):
+        at.models.compile_ops(ops, "../elsewhere")
+
+
 def test_inspection_on_a_board_uses_documented_calls_only(fake_board):
     acl = backend.acl()
     at.init()

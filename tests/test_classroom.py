@@ -39,6 +39,12 @@ def test_mem_limit_syntax():
     assert limits.parse_bytes("4096") == 4096 and limits.parse_bytes(7) == 7
 
 
+def test_thread_pools_follow_the_cpu_share():
+    assert limits.thread_env(1.0)["ACL_TEACH_SIM_THREADS"] == "1"
+    assert limits.thread_env(0.5) == {"ACL_TEACH_SIM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+    assert limits.thread_env(4)["OPENBLAS_NUM_THREADS"] == "4" and limits.thread_env(None)["OMP_NUM_THREADS"] == "1"
+
+
 def test_limits_mechanism_can_be_forced(monkeypatch):
     monkeypatch.setenv("ACL_TEACH_LIMITS", "rlimit")
     assert limits.mechanism() == "rlimit" and limits.group_dirs("alice") == []

@@ -55,8 +55,8 @@ def test_environment_yml_matches_pyproject():
     runtime = {l.strip().strip('",').lower() for l in block.splitlines() if l.strip().startswith('"')}
     with open(os.path.join(ROOT, "environment.yml"), encoding="utf-8") as fh:
         env = fh.read()
-    conda = {l.strip()[2:].strip().lower() for l in env.split("dependencies:", 1)[1].splitlines()
-             if l.strip().startswith("- ") and ">=" in l}
+    conda = {l.split("#", 1)[0].strip()[2:].strip().lower() for l in env.split("dependencies:", 1)[1].splitlines()
+             if l.strip().startswith("- ") and ("<" in l.split("#", 1)[0] or ">=" in l)}
     assert runtime == conda and "onnxruntime>=1.14" in runtime
     assert "python=3.11" in env and "-e .[test]" in env
     assert 'requires-python = ">=3.9"' in pyproject

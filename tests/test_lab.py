@@ -598,14 +598,237 @@ def test_check_dvpp_layout():
     _wrong(lab.check_dvpp_layout(lambda w, h: layout("Ascend310", w, h)), "raised")                # old signature
     _wrong(lab.check_dvpp_layout(None), "pass your function")
 
+# -- 06: the learner's own output dataset ------------------------------------------------------------------------
+def _run_model(acl, execute=True, size_of=None, reuse=None):
+    """run_model(model_id, desc, inputs): an output dataset from the desc, one execute into it."""
+    def run_model(model_id, desc, inputs):
+        outs = acl.mdl.create_dataset()
+        for i in range(acl.mdl.get_num_outputs(desc)):
+            size = (size_of or acl.mdl.get_output_size_by_index)(desc, i)
+            ptr = reuse if reuse is not None else acl.rt.malloc(size, 0)[0]
+            acl.mdl.add_dataset_buffer(outs, acl.create_data_buffer(ptr, size))
+        if execute:
+            assert acl.mdl.execute(model_id, inputs, outs) == 0
+        return outs
+    return run_model
+
+
+def test_check_run_model(datasets, acl):
+    model_id, inputs, outputs = datasets
+    desc = at.query_desc(at.Model(model_id=model_id))
+    try:
+        before = _live()
+        assert lab.check_run_model(_run_model(acl), model_id, desc.model_desc, inputs.dataset)
+        assert _live() == before                                          # what run_model made was released
+        assert acl.mdl.execute(model_id, inputs.dataset, outputs.dataset) == 0
+        _wrong(lab.check_run_model(lambda m, d, i: outputs.dataset, model_id, desc.model_desc, inputs.dataset),
+               "created with acl.mdl.create_dataset")                     # leftover state: the notebook's dataset
+        _wrong(lab.check_run_model(lambda m, d, i: 0, model_id, desc.model_desc, inputs.dataset),
+               "created with acl.mdl.create_dataset")                     # a literal
+        _wrong(lab.check_run_model(_run_model(acl, execute=False), model_id, desc.model_desc, inputs.dataset),
+               "call acl.mdl.execute")
+        _wrong(lab.check_run_model(_run_model(acl, reuse=outputs.buffers[0].ptr), model_id, desc.model_desc,
+                                   inputs.dataset), "did not allocate")   # the notebook's already-filled buffer
+        _wrong(lab.check_run_model(_run_model(acl, size_of=lambda d, i: 4000 * 2), model_id, desc.model_desc,
+                                   inputs.dataset))                       # a buffer of the wrong size
+        _wrong(lab.check_run_model(None, model_id, desc.model_desc, inputs.dataset), "pass your function")
+        _wrong(lab.check_run_model(_run_model(acl), "1", desc.model_desc, inputs.dataset))
+        assert _live() == before
+    finally:
+        acl.mdl.destroy_desc(desc.model_desc)
+
+
+# -- 07: a single operator the learner runs ----------------------------------------------------------------------
+@pytest.fixture
+def add_op(ready):
+    """The Add operator of two float32 [1000] vectors compiled by the emulator's --singleop, loaded, and a stream."""
+    import os
+    vec = {"format": "ND", "shape": [1000], "type": "float32"}
+    folder = at.models.compile_ops([{"op": "Add", "input_desc": [vec, vec], "output_desc": [vec]}], "test_add")
+    data = open(os.path.join(folder, next(f for f in os.listdir(folder) if f.endswith(".om"))), "rb").read()
+    assert ready.op.load(ready.util.bytes_to_ptr(data), len(data)) == 0
+    stream, _ = ready.rt.create_stream()
+    yield ready, stream
+    ready.rt.destroy_stream(stream)
+
+
+def _device_add(acl, op="Add", sync=True, copy_back=True, release=True, answer=None, feed=None):
+    """device_add(a, b, stream) by the Add operator, with one thing done wrong on request."""
+    def device_add(a, b, stream):
+        size = a.nbytes
+        desc = acl.create_tensor_desc(0, [a.size], 2)
+        ptrs = [acl.rt.malloc(size, 0)[0] for _ in range(3)]
+        bufs = [acl.create_data_buffer(p, size) for p in ptrs]
+        data = [x.tobytes() for x in (feed(a, b) if feed else (a, b))]
+        for p, raw in zip(ptrs, data):
+            acl.rt.memcpy(p, size, acl.util.bytes_to_ptr(raw), size, 1)
+        attr = acl.op.create_attr()
+        acl.op.execute_v2(op, [desc, desc], bufs[:2], [desc], bufs[2:], attr, stream)
+        if sync:
+            acl.rt.synchronize_stream(stream)
+        out = np.zeros_like(a)
+        if copy_back:
+            host, _ = acl.rt.malloc_host(size)
+            acl.rt.memcpy(host, size, ptrs[2], size, 2)
+            out = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.float32).copy()
+            acl.rt.free_host(host)
+        if release:
+            acl.op.destroy_attr(attr)
+            acl.destroy_tensor_desc(desc)
+            for buf, p in zip(bufs, ptrs):
+                acl.destroy_data_buffer(buf)
+                acl.rt.free(p)
+        return answer(a, b) if answer else out
+    return device_add
+
+
+def test_check_device_add(add_op):
+    acl, stream = add_op
+    before = _live()
+    assert lab.check_device_add(_device_add(acl), stream)
+    _wrong(lab.check_device_add(lambda a, b, s: a + b, stream), "run the operator")              # numpy, no device
+    _wrong(lab.check_device_add(_device_add(acl, copy_back=False, answer=lambda a, b: a + b), stream),
+           "copy the result out")                                  # ran the op, but returned numpy's sum
+    _wrong(lab.check_device_add(_device_add(acl, sync=False), stream), "synchronize_stream")
+    _wrong(lab.check_device_add(_device_add(acl, release=False), stream), "left", "acl.create_tensor_desc")
+    first = {}
+    cached = lambda a, b: first.setdefault("sum", a + b)  # noqa: E731   (a literal: the first call's answer again)
+    _wrong(lab.check_device_add(_device_add(acl, answer=cached), stream), "not a + b")
+    _wrong(lab.check_device_add(_device_add(acl, op="Sub"), stream))                            # another operator
+    zeros = lambda a, b: (np.zeros_like(a), np.zeros_like(b))  # noqa: E731   (dummy copies, numpy's answer)
+    _wrong(lab.check_device_add(_device_add(acl, feed=zeros, answer=lambda a, b: a + b), stream), "did not hold a and b")
+    _wrong(lab.check_device_add(None, stream), "pass your function")
+    _wrong(lab.check_device_add(_device_add(acl), "stream"), "stream")
+    assert _live() == before                       # every buffer, desc and attr of the wrong answers was released
+
+
+# -- 11: the per-image loop --------------------------------------------------------------------------------------
+def _classify_all(acl, load=None, pick=None, batch_copy=False, same_photo=False):
+    """classify_all(model_id, inputs, outputs, desc, photos): copy, execute, copy back per photo."""
+    def classify_all(model_id, inputs, outputs, desc, photos):
+        if load:
+            model_id, _ = acl.mdl.load_from_file(load)
+        in_ptr, out_ptr = inputs.buffers[0].ptr, outputs.buffers[0].ptr
+        best = []
+        for k, path in enumerate(photos):
+            data = at.preprocess(photos[0] if same_photo else path).tobytes()
+            if not (batch_copy and k):
+                acl.rt.memcpy(in_ptr, len(data), acl.util.bytes_to_ptr(data), len(data), 1)
+            acl.mdl.execute(model_id, inputs.dataset, outputs.dataset)
+            host, _ = acl.rt.malloc_host(4000)
+            acl.rt.memcpy(host, 4000, out_ptr, 4000, 2)
+            best.append(int(np.frombuffer(acl.util.ptr_to_bytes(host, 4000), np.float32).argmax()))
+            acl.rt.free_host(host)
+        if load:
+            acl.mdl.unload(model_id)
+        return pick(best) if pick else best
+    return classify_all
+
+
+def test_check_classify_loop(datasets, acl, default_om):
+    model_id, inputs, outputs = datasets
+    desc = at.query_desc(at.Model(model_id=model_id))
+    photos = [at.models.image(p) for p in ("coffee.png", "chelsea.png", "rocket.jpg")]
+    try:
+        before = _live()
+        fb = lab.check_classify_loop(_classify_all(acl), model_id, inputs, outputs, desc, photos)
+        assert fb and "top-1 [967, 282, " in fb.message, fb
+        _wrong(lab.check_classify_loop(lambda *a: [967, 282, 657], model_id, inputs, outputs, desc, photos),
+               "expected 3 copies")                                        # a literal, even the right one
+        _wrong(lab.check_classify_loop(_classify_all(acl, load=default_om), model_id, inputs, outputs, desc, photos),
+               "acl.mdl.load_from_file")                                   # loads per call: not a pipeline
+        _wrong(lab.check_classify_loop(_classify_all(acl, batch_copy=True), model_id, inputs, outputs, desc, photos),
+               "made 1")                                                   # the first photo's input, three times
+        _wrong(lab.check_classify_loop(_classify_all(acl, pick=lambda b: b[::-1]), model_id, inputs, outputs, desc,
+                                       photos), "in the order of the photos")
+        known = {"coffee.png": 967, "chelsea.png": 282, "rocket.jpg": 657}           # answers learnt by heart,
+        by_heart = lambda b: [known[p.rsplit("/", 1)[-1]] for p in photos]  # noqa: E731   with dummy copies
+        _wrong(lab.check_classify_loop(_classify_all(acl, same_photo=True, pick=by_heart), model_id, inputs, outputs,
+                                       desc, photos), "did not find chelsea.png")
+        _wrong(lab.check_classify_loop(None, model_id, inputs, outputs, desc, photos), "pass your function")
+        _wrong(lab.check_classify_loop(_classify_all(acl), model_id, inputs, outputs, desc, "coffee.png"))
+        assert _live() == before
+    finally:
+        acl.mdl.destroy_desc(desc.model_desc)
+
+
+# -- 12: what to feed a model ------------------------------------------------------------------------------------
+def _feed_spec(acl, hidden=False, gear=True):
+    numpy_of = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8, 9: np.int64}
+
+    def feed_spec(desc):
+        batch, _ = acl.mdl.get_dynamic_batch(desc)
+        spec = []
+        for i in range(acl.mdl.get_num_inputs(desc)):
+            name = acl.mdl.get_input_name_by_index(desc, i)
+            if name == "ascend_mbatch_shape_data" and not hidden:
+                continue
+            shape = list(acl.mdl.get_input_dims(desc, i)[0]["dims"])
+            if gear and batch["batchCount"] and shape[0] == -1:
+                shape[0] = max(batch["batch"])
+            spec.append({"name": name, "dtype": numpy_of[acl.mdl.get_input_data_type(desc, i)], "shape": shape,
+                         "bytes": acl.mdl.get_input_size_by_index(desc, i)})
+        return spec
+    return feed_spec
+
+
+def test_check_feed_spec(model, acl, tiny_models):
+    _, desc = model
+    from acl_teach import models
+    made = []
+    for path in (models.dynamic_batch_om(), tiny_models["static"]):
+        mid, _ = acl.mdl.load_from_file(path)
+        d = acl.mdl.create_desc()
+        acl.mdl.get_desc(d, mid)
+        made.append((mid, d))
+    descs = [desc] + [d for _, d in made]
+    try:
+        assert lab.check_feed_spec(_feed_spec(acl), descs)
+        literal = [{"name": "data", "dtype": np.float16, "shape": [1, 3, 224, 224], "bytes": 301056}]
+        _wrong(lab.check_feed_spec(lambda d: literal, descs), "ask the desc itself")      # one model's answer
+        _wrong(lab.check_feed_spec(_feed_spec(acl, hidden=True), descs), "filled by the runtime")
+        _wrong(lab.check_feed_spec(_feed_spec(acl, gear=False), descs), "largest")
+        as_f32 = lambda d: [dict(s, dtype=np.float32) for s in _feed_spec(acl)(d)]  # noqa: E731
+        _wrong(lab.check_feed_spec(as_f32, descs), "dtype should be float16")
+        _wrong(lab.check_feed_spec(lambda d: (_feed_spec(acl)(d), None)[1], descs), "one dict per input")
+        _wrong(lab.check_feed_spec(None, descs), "pass your function")
+        _wrong(lab.check_feed_spec(_feed_spec(acl), "4"))
+    finally:
+        for mid, d in made:
+            acl.mdl.destroy_desc(d)
+            acl.mdl.unload(mid)
+
+
+def test_the_new_checkers_say_not_written_yet(datasets, add_op, acl):
+    """The released notebook's `raise NotImplementedError()`: feedback naming it, never a checker crash."""
+    def unwritten(*args):
+        raise NotImplementedError()
+    model_id, inputs, outputs = datasets
+    _, stream = add_op
+    desc = at.query_desc(at.Model(model_id=model_id))
+    photos = [at.models.image("coffee.png")]
+    try:
+        for fb in (lab.check_run_model(unwritten, model_id, desc.model_desc, inputs.dataset),
+                   lab.check_device_add(unwritten, stream),
+                   lab.check_classify_loop(unwritten, model_id, inputs, outputs, desc, photos),
+                   lab.check_feed_spec(unwritten, [desc])):
+            _wrong(fb, "not written yet")
+            assert "还没有写" in fb.message_zh
+    finally:
+        acl.mdl.destroy_desc(desc.model_desc)
+
+
 # -- 15 ---------------------------------------------------------------------------------------------------------
 def _keeper(acl, kept, padded=False, row=None, uv_at=None, code=None, free=True, eos=True, keep_eos=False,
-            copy=True):
-    """A VDEC callback like the notebook's solution, with one typical mistake switched on."""
+            copy=True, free_input=False):
+    """A VDEC callback like the notebook's solution, with one typical mistake (or extra) switched on."""
     media = acl.media
 
     def keep_frame(stream_desc, pic_desc, user_data):
         if stream_desc:
+            unit = media.dvpp_get_stream_desc_data(stream_desc)
+            if free_input and unit:  # the input chunk's memory too: the checker must not free it again
+                assert media.dvpp_free(unit) == 0
             assert media.dvpp_destroy_stream_desc(stream_desc) == 0
         if not pic_desc:
             if keep_eos:
@@ -685,9 +908,45 @@ def test_check_vdec_callback_is_not_fooled(ready):
     _wrong(lab.check_vdec_callback(lambda s, p, u: (_ for _ in ()).throw(NotImplementedError()), kept),
            "not written yet")
 
+def test_check_vdec_callback_board_may_drop_the_broken_chunk(ready, monkeypatch):
+    """On a board VDEC may drop the undecodable chunk without a callback: nothing of it is owed then."""
+    from acl_teach.sim import vdec
+    deliver = vdec.Channel._deliver
+
+    def dropping(self, chunk, api, frame=None, why=""):
+        if why:
+            chunk.fn = None  # no callback for the chunk the decoder could not decode
+        return deliver(self, chunk, api, frame, why)
+    monkeypatch.setattr(vdec.Channel, "_deliver", dropping)
+    monkeypatch.setattr(lab, "on_simulator", lambda: False)
+    before = _live()
+    kept = {}
+    fb = lab.check_vdec_callback(_keeper(ready, kept), kept)
+    assert fb and "byte-exact" in fb.message, fb
+    assert len(kept) == 3 and _live() == before  # the checker released what the dropped chunk left
+
+
+def test_check_vdec_callback_frees_no_input_twice(ready, monkeypatch):
+    """A callback that also frees its input chunk's DVPP memory: the checker's cleanup must not free it again."""
+    media = ready.media
+    free, codes = media.dvpp_free, []
+
+    def counted(ptr):
+        codes.append((ptr, free(ptr)))
+        return codes[-1][1]
+    monkeypatch.setattr(media, "dvpp_free", counted)
+    before = _live()
+    kept = {}
+    assert lab.check_vdec_callback(_keeper(ready, kept, free_input=True), kept)
+    assert _live() == before
+    ptrs = [p for p, _ in codes]
+    assert len(ptrs) == len(set(ptrs)) and all(c == 0 for _, c in codes), codes  # each pointer freed once, all 0
+
+
 # -- 16 ---------------------------------------------------------------------------------------------------------
-def _time_execute(acl, record_on=None, sync=True, destroy=True, runs=1, answer=None, own=True, reverse=False):
-    """A learner's time_execute, right by default, or with one typical mistake."""
+def _time_execute(acl, record_on=None, sync=True, destroy=True, runs=1, answer=None, own=True, reverse=False,
+                  data=None):
+    """A learner's time_execute, right by default, or with one typical mistake (data: other datasets to run on)."""
     leftover = [acl.rt.create_event()[0], acl.rt.create_event()[0]] if not own else None
 
     def time_execute(model_id, inputs, outputs, stream):
@@ -695,7 +954,7 @@ def _time_execute(acl, record_on=None, sync=True, destroy=True, runs=1, answer=N
         on = stream if record_on is None else record_on
         acl.rt.record_event(start, on)
         for _ in range(runs):
-            acl.mdl.execute_async(model_id, inputs.dataset, outputs.dataset, stream)
+            acl.mdl.execute_async(model_id, *(data or (inputs.dataset, outputs.dataset)), stream)
         acl.rt.record_event(end, on)
         if sync:
             acl.rt.synchronize_event(end)
@@ -705,6 +964,24 @@ def _time_execute(acl, record_on=None, sync=True, destroy=True, runs=1, answer=N
             acl.rt.destroy_event(end)
         return ms if answer is None else answer
     return time_execute, leftover
+
+
+def test_check_event_timing_needs_the_given_datasets(datasets, acl):
+    """An inference timed on other buffers than the inputs and outputs time_execute got is not the answer."""
+    model_id, inputs, outputs = datasets
+    d = at.query_desc(at.Model(model_id=model_id))
+    mine, theirs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
+    stream, _ = acl.rt.create_stream()
+    try:
+        _wrong(lab.check_event_timing(_time_execute(acl, data=(mine.dataset, theirs.dataset))[0], model_id, inputs,
+                                      outputs, stream), "datasets time_execute is given")
+        _wrong(lab.check_event_timing(_time_execute(acl, data=(inputs.dataset, theirs.dataset))[0], model_id,
+                                      inputs, outputs, stream), "datasets time_execute is given")
+    finally:
+        acl.rt.destroy_stream(stream)
+        at.release_dataset(mine)
+        at.release_dataset(theirs)
+        acl.mdl.destroy_desc(d.model_desc)
 
 
 def test_check_event_timing(datasets, acl):
@@ -739,6 +1016,98 @@ def test_check_event_timing(datasets, acl):
                                       outputs, stream), "not written yet")
         _wrong(lab.check_event_timing(None, model_id, inputs, outputs, stream), "pass your function")
         _wrong(lab.check_event_timing(_time_execute(acl)[0], model_id, inputs, outputs, 0), "explicit stream")
+        _wrong(lab.check_event_timing(_time_execute(acl)[0], model_id, None, outputs, stream),
+               "got NoneType None")                                                        # quotes the bad argument
+        _wrong(lab.check_event_timing(_time_execute(acl)[0], "m", inputs, outputs, stream), "got str 'm'")
     finally:
         acl.rt.destroy_stream(stream)
         acl.rt.destroy_stream(other)
+
+
+# -- 14: decode_nv12 in raw pyACL ----------------------------------------------------------------------------------
+def _decode_nv12(jpeg, channel, stream, *, align=None, sync=True, free_jpeg=True, spare_desc=False):
+    """The notebook's answer; the keywords make the usual mistakes."""
+    from acl_teach import backend
+    acl = backend.acl()
+    media = acl.media
+    host = acl.util.bytes_to_ptr(jpeg)
+    w, h, _, ret = media.dvpp_jpeg_get_image_info(host, len(jpeg))
+    soc = acl.get_soc_name()
+    wa = align or (128 if soc.startswith("Ascend310") and soc[9:10] not in ("P", "B") else 64)
+    ws, hs = (w + wa - 1) // wa * wa, (h + 15) // 16 * 16
+    size = ws * hs * 3 // 2
+    jpeg_dev, ret = media.dvpp_malloc(len(jpeg))
+    run_mode, _ = acl.rt.get_run_mode()
+    assert acl.rt.memcpy(jpeg_dev, len(jpeg), host, len(jpeg), 3 if run_mode == 0 else 1) == 0
+    out, ret = media.dvpp_malloc(size)
+    desc = media.dvpp_create_pic_desc()
+    for name, value in (("data", out), ("size", size), ("format", 1), ("width", w), ("height", h),
+                        ("width_stride", ws), ("height_stride", hs)):
+        getattr(media, f"dvpp_set_pic_desc_{name}")(desc, value)
+    if spare_desc:
+        media.dvpp_create_pic_desc()
+    media.dvpp_jpeg_decode_async(channel, jpeg_dev, len(jpeg), desc, stream)
+    if sync:
+        acl.rt.synchronize_stream(stream)
+    if free_jpeg and sync:
+        media.dvpp_free(jpeg_dev)
+    return desc
+
+
+@pytest.fixture
+def dvpp_channel(ready):
+    """(channel desc, stream) of an open JPEGD channel, released at the end."""
+    stream, ret = ready.rt.create_stream()
+    channel = ready.media.dvpp_create_channel_desc()
+    assert ret == 0 and ready.media.dvpp_create_channel(channel) == 0
+    yield channel, stream
+    ready.media.dvpp_destroy_channel(channel)
+    ready.media.dvpp_destroy_channel_desc(channel)
+    ready.rt.destroy_stream(stream)
+
+
+def test_check_decode_nv12_passes_the_right_answer_and_leaves_nothing(dvpp_channel):
+    channel, stream = dvpp_channel
+    before = _live()
+    for _ in range(2):  # a fresh random JPEG each time
+        fb = lab.check_decode_nv12(_decode_nv12, channel, stream)
+        assert fb and "NV12" in fb.message and fb.message_zh, fb
+    assert _live() == before
+
+
+def test_check_decode_nv12_follows_the_soc(dvpp_channel):
+    """On a 310B the 64-byte stride is right; the 310's 128 is a multiple of 64, also legal; 16 is not."""
+    from acl_teach import sim
+    channel, stream = dvpp_channel
+    before = sim.state().config.soc_name
+    sim.configure(soc_name="Ascend310B4")
+    try:
+        assert lab.check_decode_nv12(_decode_nv12, channel, stream)
+        _wrong(lab.check_decode_nv12(lambda j, c, s: _decode_nv12(j, c, s, align=32), channel, stream),
+               "multiple of 64")
+    finally:
+        sim.configure(soc_name=before)
+    _wrong(lab.check_decode_nv12(lambda j, c, s: _decode_nv12(j, c, s, align=64), channel, stream),
+           "multiple of 128")  # the 310B's rule on a 310
+
+
+def test_check_decode_nv12_refuses_the_gamed_answers(dvpp_channel, ready):
+    channel, stream = dvpp_channel
+    before = _live()
+    check = lambda fn: lab.check_decode_nv12(fn, channel, stream)  # noqa: E731
+    _wrong(check(lambda j, c, s: _decode_nv12(j, c, s, align=16)), "strides", "ALIGN_UP")       # wrong strides
+    _wrong(check(lambda j, c, s: _decode_nv12(j, c, s, sync=False)), "synchronize_stream")       # no sync
+    _wrong(check(lambda j, c, s: _decode_nv12(j, c, s, free_jpeg=False)), "not freed")           # leaks the JPEG
+    _wrong(check(lambda j, c, s: _decode_nv12(j, c, s, spare_desc=True)), "not destroyed")       # a spare desc
+    old = _decode_nv12(lab._random_jpeg()[0], channel, stream)                                   # a leftover desc
+    _wrong(check(lambda j, c, s: old), "not created in this call")
+    _wrong(check(lambda j, c, s: _decode_nv12(lab._random_jpeg()[0], c, s)), "JPEG")             # another JPEG
+    _wrong(check(lambda j, c, s: 12345), "not created")                                          # a literal
+    _wrong(check(lambda j, c, s: None), "return the output pic desc")
+    _wrong(check(lambda j, c, s: (_ for _ in ()).throw(NotImplementedError())), "not written yet")
+    _wrong(lab.check_decode_nv12(None, channel, stream), "pass your function")
+    _wrong(lab.check_decode_nv12(_decode_nv12, None, stream), "channel desc")
+    media = ready.media
+    media.dvpp_free(media.dvpp_get_pic_desc_data(old))
+    media.dvpp_destroy_pic_desc(old)
+    assert _live() == before

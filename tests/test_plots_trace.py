@@ -57,3 +57,16 @@ def test_draws_what_the_simulators_profiler_wrote(step_api, tmp_path):
     finally:
         acl.rt.reset_device(0)
         acl.finalize()
+
+
+def test_thousands_of_operators_draw_as_one_collection_per_colour_and_lane(monkeypatch):
+    """An inference's operators are drawn per colour, not one artist each (notebook 16 took 35 CPU-s that way)."""
+    ops = [{"name": f"op{i}", "ph": "X", "pid": 0, "tid": 1, "ts": 10.0 * i, "dur": 8.0, "cat": "op",
+            "args": {"type": ("Conv", "Relu", "Add")[i % 3]}} for i in range(3000)]
+    task = [{"name": "memcpy_async", "ph": "X", "pid": 0, "tid": 1, "ts": 0.0, "dur": 5.0, "cat": "memcpy"}]
+    drawn = []
+    monkeypatch.setattr(plots, "_png", lambda fig: drawn.append(fig) or b"png")
+    plots.trace_timeline(_doc(ops + task))
+    (ax,) = [a for a in drawn[0].axes if a.collections]
+    assert len(ax.collections) == 4  # Conv, Relu, Add, the memcpy task
+    assert sum(len(c.get_paths()) for c in ax.collections) == 3001

@@ -316,3 +316,27 @@ def test_release_order_mistakes_show_in_ledger(ready, tiny_models, capsys):
     ready.finalize()
     err = capsys.readouterr().err
     assert "data buffer" in err and "model desc" in err and "test_sim_models.py" in err
+
+
+def test_threads_setting_reaches_the_session_and_unload_frees_it(ready, tiny_models):
+    import weakref
+    from acl_teach.sim import model as sim_model
+    with pytest.raises(ValueError, match="threads"):
+        sim.configure(threads=-1)
+    sim.configure(threads=1)
+    model_id, ret = ready.mdl.load_from_file(tiny_models["static"])
+    assert ret == 0
+    session = sim_model.models().loaded[model_id].session
+    assert session.get_session_options().intra_op_num_threads == 1
+    gone = weakref.ref(session)
+    del session
+    assert ready.mdl.unload(model_id) == 0
+    assert gone() is None  # freed by unload itself (its heap then trimmed), not at some later collection
+
+
+def test_threads_default_from_the_environment(monkeypatch):
+    from acl_teach.sim.state import Config
+    monkeypatch.setenv("ACL_TEACH_SIM_THREADS", "2")
+    assert Config.from_env().threads == 2
+    monkeypatch.delenv("ACL_TEACH_SIM_THREADS")
+    assert Config.from_env().threads == 0

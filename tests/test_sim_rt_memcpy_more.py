@@ -59,6 +59,22 @@ def test_descriptor_copy_reads_what_the_descriptor_bytes_hold(ready, stream):
     assert acl.rt.memcpy_async_with_desc(desc, 6, 0) == 100000                # a stream is required
 
 
+def test_descriptor_copy_kind_must_match_the_descriptor(ready, stream):
+    acl = ready
+    src = _dev(acl, np.arange(16, dtype=np.uint8))
+    dst = _dev(acl, np.zeros(16, np.uint8))
+    desc, _ = acl.rt.malloc(32, 0)
+    assert acl.rt.set_memcpy_desc(desc, 6, src, dst, 16, 0) == (desc, 0)
+    assert acl.rt.memcpy_async_with_desc(desc, 3, stream) == 107000         # the descriptor holds kind 6
+    assert acl.rt.memcpy_async_with_desc(desc, 7, stream) == 107000
+    assert acl.rt.memcpy_async_with_desc(desc, 1, stream) == 207000         # not a descriptor kind at all
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert bytes(_read(acl, dst, 16)) == bytes(16)                           # nothing was queued
+    assert acl.rt.memcpy_async_with_desc(desc, 6, stream) == 0
+    assert acl.rt.synchronize_stream(stream) == 0
+    assert bytes(_read(acl, dst, 16)) == bytes(range(16))
+
+
 def test_reduce_async_sum_max_min_equal(ready, stream):
     acl = ready
     a = np.array([1, -2, 3, 4], np.float32)

@@ -147,3 +147,62 @@ def test_vmm_calls_before_init_and_finalize_reclaims(acl):
     sim.configure(explain=False)
     assert acl.finalize() == 0
     assert not [e for e in sim.ledger() if e.kind in ("physical memory", "reserved address range")]
+
+
+def test_reserve_mem_address_refuses_absurd_alignment_and_the_end_of_the_address_space(ready):
+    acl = ready
+    before, _ = acl.rt.malloc(64, 0)
+    assert acl.rt.reserve_mem_address(MIB2, 1 << 63, 0, 0) == (0, 107000)   # past any sane alignment
+    assert acl.rt.reserve_mem_address(MIB2, 1 << 63, 0, 0) == (0, 107000)   # twice: the counter did not move
+    assert acl.rt.reserve_mem_address(MIB2, 2 << 30, 0, 0) == (0, 107000)   # more than 1 GiB
+    assert acl.rt.reserve_mem_address(MIB2, 3 << 20, 0, 0) == (0, 107000)   # not a power of two
+    assert acl.rt.reserve_mem_address(1 << 62, 0, 0, 0) == (0, 107000)      # past the device address space
+    after, _ = acl.rt.malloc(64, 0)
+    assert 0 < after - before < 4096                                         # no refused call took addresses
+    va, ret = acl.rt.reserve_mem_address(MIB2, 1 << 30, 0, 0)
+    assert ret == 0 and va % (1 << 30) == 0
+    last, _ = acl.rt.malloc(64, 0)
+    assert va < last < 0x2000_0000_0000_0000                                 # still device memory, not a handle
+
+
+def test_reset_device_drops_vmm_mappings_and_ipc_imports_and_keeps_physical_bytes(ready):
+    acl = ready
+    handle, _ = acl.rt.malloc_physical(MIB2, PROP, 0)
+    va, _ = acl.rt.reserve_mem_address(MIB2, 0, 0, 0)
+    assert acl.rt.map_mem(va, MIB2, 0, handle, 0) == 0
+    _put(acl, va, b"keep me")
+    dev, _ = acl.rt.malloc(256, 0)
+    key, _ = acl.rt.ipc_mem_get_export_key(dev, 256, 65, 1)                  # flag 1: no PID check
+    alias, ret = acl.rt.ipc_mem_import_by_key(key, 0)
+    assert ret == 0
+    assert acl.rt.reset_device(0) == 0
+    live = {e.kind for e in sim.ledger()}
+    assert "ipc memory import" not in live and "physical memory" in live
+    assert acl.rt.set_device(0) == 0
+    out = np.zeros(4, np.uint8)
+    assert acl.rt.memcpy(out.ctypes.data, 4, va, 4, D2H) == 107000          # the mapping went with the device
+    assert acl.rt.memcpy(out.ctypes.data, 4, alias, 4, D2H) == 107000       # and so did the import
+    assert acl.rt.map_mem(va, MIB2, 0, handle, 0) == 0                       # the range is free to map again
+    assert _get(acl, va, 7) == b"keep me"                                    # the physical bytes were not poisoned
+    assert acl.rt.unmap_mem(va) == 0
+    assert acl.rt.free_physical(handle) == 0 and acl.rt.release_mem_address(va) == 0
+    assert acl.rt.ipc_mem_close(key) == 0
+
+
+def test_finalize_forgets_ipc_keys_and_their_memory(ready):
+    from acl_teach.sim.state import state
+    acl = ready
+    dev, _ = acl.rt.malloc(256, 0)
+    key, _ = acl.rt.ipc_mem_get_export_key(dev, 256, 65, 1)
+    alias, _ = acl.rt.ipc_mem_import_by_key(key, 0)
+    notify, _ = acl.rt.create_notify(0)
+    nkey, _ = acl.rt.notify_get_export_key(notify, 65, 1)
+    _put(acl, alias, b"x")
+    table = state().subsystems["ipc"]
+    sim.configure(explain=False)
+    assert acl.finalize() == 0
+    assert not table.mem and not table.notify                                # no Region / array / notify kept alive
+    assert acl.init() == 0 and acl.rt.set_device(0) == 0
+    assert acl.rt.ipc_mem_import_by_key(key, 0) == (0, 107000)
+    assert acl.rt.notify_import_by_key(nkey, 0) == (0, 107000)
+    assert acl.rt.ipc_mem_close(key) == 107000

@@ -101,7 +101,9 @@ def notebook_from_source(path: str, lang: str = "en") -> nbformat.NotebookNode:
         raise ValueError(f"lang must be one of {LANGS}")
     name = os.path.basename(path)[:-3]
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    # ipykernel's own display name: JupyterLab rewrites a differing one when the kernel connects, and marks the
+    # notebook modified (acl_teach/notebook_meta.py)
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     for i, cell in enumerate(jupytext.read(path).cells):  # stable ids, no timestamps: diffs show real changes
         which = cell_lang(cell)

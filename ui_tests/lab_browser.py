@@ -56,6 +56,9 @@ RUN_DONE_JS = """() => {
   return s.cells.every(counted) || s.cells.some(c => counted(c) && c.stderr.length > 0);
 }""" % STATE_JS
 
+# The open notebook's tab carries JupyterLab's "modified" mark (a dot instead of the close button).
+MODIFIED_JS = "() => !!document.querySelector('#jp-main-dock-panel .lm-TabBar-tab.jp-mod-current.jp-mod-dirty')"
+
 # Widget views have settled: none still says "Loading widget...".
 WIDGETS_SETTLED_JS = """() => {
   const outs = [...document.querySelectorAll('.jp-NotebookPanel %s')];
@@ -176,6 +179,18 @@ class NotebookPage:
                       "the kernel chosen in the dialog to start", timeout=120_000)
         self.hide_file_browser()
         self.wait(WIDGETS_SETTLED_JS, "the saved widgets to render")
+
+    def check_not_modified(self, seconds: float = 2.5) -> None:
+        """The notebook's tab shows no "modified" mark for ``seconds`` after its kernel is idle (JupyterLab rewrites
+        the kernel metadata about a second after connecting, and marks the notebook modified if it differed)."""
+        try:
+            self.page.wait_for_function(MODIFIED_JS, timeout=seconds * 1000)
+        except PlaywrightError as exc:
+            if "Timeout" in str(exc):
+                return
+            raise
+        raise AssertionError(f"{self.name}: marked modified seconds after opening, before anything was run "
+                             f"(its kernelspec or language_info differs from what the kernel reports)")
 
     def hide_file_browser(self) -> None:
         """Collapse the left sidebar, so the notebook (and its screenshot) gets the page's width."""

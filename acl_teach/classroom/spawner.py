@@ -5,7 +5,8 @@
 * ``JUPYTER_CONFIG_DIR`` set to the role's read-only config folder (learner: no formgrader, no create-assignment,
   kernel culling; instructor: formgrader and the course) — a learner's own ``~/.jupyter`` is not read;
 * the ungraded notebooks copied into a learner's home, as the learner, before the first start;
-* the class's read-only model cache (ACL_TEACH_SHARED_CACHE).
+* the class's read-only model cache (ACL_TEACH_SHARED_CACHE);
+* thread pools sized to the learner's CPU share (limits.thread_env).
 """
 from __future__ import annotations
 
@@ -36,6 +37,8 @@ class ClassroomSpawner(LocalProcessSpawner):
         room = self._room()
         env["JUPYTER_CONFIG_DIR"] = room.config_dir(self._role())
         env["ACL_TEACH_SHARED_CACHE"] = room.cache
+        for name, value in limits.thread_env(self.cpu_limit).items():
+            env.setdefault(name, value)
         env["PATH"] = os.path.dirname(sys.executable) + os.pathsep + env.get("PATH", "/usr/bin:/bin")
         return env
 

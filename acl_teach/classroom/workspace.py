@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 from typing import List
 
 FOLDER = "acl-teach-notebooks"
@@ -15,18 +14,20 @@ FOLDER = "acl-teach-notebooks"
 
 def populate(home: str, lang: str = "en") -> List[str]:
     """Copy the ungraded notebooks of one edition into home/acl-teach-notebooks; returns the ones copied."""
-    from .. import course
+    from .. import course, notebook_meta
     source = course.notebooks_dir(lang)
     target = os.path.join(home, FOLDER)
     os.makedirs(target, exist_ok=True)
-    copied = []
+    copied, want = [], None
     for name in sorted(os.listdir(source)):
         path = os.path.join(source, name)
         if not name.endswith(".ipynb") or course.graded(path):
             continue
         dst = os.path.join(target, name)
         if not os.path.lexists(dst):
-            shutil.copyfile(path, dst)
+            want = want or notebook_meta.local_kernel()
+            with open(path, "rb") as src, open(dst, "xb") as out:  # opens unmodified: the kernel's metadata
+                out.write(notebook_meta.retarget(src.read(), want))
             copied.append(name)
     return copied
 

@@ -45,13 +45,16 @@ def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,
               device_count: Optional[int] = None, device_memory: Optional[int] = None,
               explain: Optional[bool] = None, wait_timeout_s: Optional[float] = None,
               strict: Optional[bool] = None, app_log_level: Optional[int] = None,
-              init_once: Optional[bool] = None) -> Config:
+              init_once: Optional[bool] = None, threads: Optional[int] = None) -> Config:
     """Choose the simulated machine: run_mode 'host' (PC + card) or 'device' (a board such as the 200I DK A2).
 
     ``strict=True`` turns the simulator's warnings (calls real pyACL accepts although the hardware
     then misbehaves: a copy past a bytes object, a memcpy kind that does not match the pointers …)
     into the error codes the simulator used to return, for a teaching moment. Default: faithful.
     ``init_once=True`` enforces the CANN <= 8.0 rule: one acl.init per process, none after acl.finalize.
+    ``threads`` caps the ONNX Runtime threads of each model loaded from then on (0: one per core); a class
+    server sets 1 (ACL_TEACH_SIM_THREADS): idle pool threads spin, which costs a shared CPU time and no one
+    gains from it.
     """
     st = state()
     if any(d.refcount for d in st.devices.values()) and (run_mode is not None or device_count is not None):
@@ -81,6 +84,10 @@ def configure(run_mode: Optional[str] = None, soc_name: Optional[str] = None,
         cfg.app_log_level = int(app_log_level)
     if init_once is not None:
         cfg.init_once = bool(init_once)
+    if threads is not None:
+        if int(threads) < 0:
+            raise ValueError("threads must be 0 (one per core) or more")
+        cfg.threads = int(threads)
     return cfg
 
 

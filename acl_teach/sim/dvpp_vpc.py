@@ -4,6 +4,8 @@ Host checks are ACL's (reference §6.1): handles (100000), VPC input format 0..1
 format NV12/NV21 on the 310 (100027), a resize config holding interpolation > 4 (200006). The
 stride, resolution, ROI and memory rules of the 310 are checked by the device, so the call returns 0
 and synchronize_stream fails (507018, and the output desc's ret_code; code UNCONFIRMED).
+An odd NV12/NV21 output width or height (documented: even) is not refused but warned about: the official
+deeplabv3_postprocess_optimization sample resizes to 513x513 through acllite on a board (see ``_odd_output``).
 On the timeline each task lasts dvpp_cost("vpc", pixels read + written), from the desc sizes at queue
 time (*simulator:* a per-pixel rate, UNCONFIRMED), cat ``vpc``.
 """
@@ -20,7 +22,7 @@ from .dvpp_config import MAX_INTERPOLATION, ResizeConfig, RoiConfig
 from .dvpp_picdesc import PicDesc, pic
 from .dvpp_pixels import crop, read, resize, write
 from .memory import _queue
-from .state import fail
+from .state import fail, warn
 
 Box = Tuple[int, int, int, int]  # left, top, width, height
 
@@ -78,6 +80,26 @@ def _picture_rule(p: PicDesc, role: str, max_side: int) -> str:
     return ""
 
 
+def _odd_output(api: str, dst: PicDesc) -> str:
+    """Warn that an odd NV12/NV21 output size is outside the documented rule; '' to go on, a reason in strict mode.
+
+    UNCONFIRMED (what the 310 writes): the VPC documentation wants YUV420SP widths and heights even, yet the official
+    deeplabv3_postprocess_optimization sample asks acllite for a 513x513 resize and runs on a board. The simulator
+    writes the full odd size: Y is w x h, the interleaved UV plane ceil(w/2) x ceil(h/2) pairs, which always fits
+    the desc (widthStride is a multiple of 16 and heightStride even, both >= the size), so the last chroma pair
+    of a row covers one luma column and the last chroma row one luma row.
+    """
+    odd = " and ".join(n for n, v in (("width", dst.width), ("height", dst.height)) if v % 2)
+    even = f"{dst.width + dst.width % 2}x{dst.height + dst.height % 2}"
+    note = (f"output {dst.width}x{dst.height}: the NV12/NV21 output {odd} is odd (documented: even). The simulator "
+            f"went on: the picture is {dst.width}x{dst.height} luma and {-(-dst.width // 2)}x{-(-dst.height // 2)} "
+            f"chroma pairs, the last pair covering the odd column/row (what the 310 writes there is UNCONFIRMED); "
+            f"{even} is the documented size")
+    if warn(DEVICE_FAULT, api, note):
+        return f"output {dst.width}x{dst.height}: NV12/NV21 output width and height must be even (documented)"
+    return ""
+
+
 def _roi_rule(roi: RoiConfig, role: str, bound_w: int, bound_h: int, paste: bool) -> str:
     """Why a ROI breaks the 310's rules (left/top even, right/bottom odd, inside the picture, >= 10x6), or ''."""
     if roi.left % 2 or roi.top % 2 or roi.right % 2 == 0 or roi.bottom % 2 == 0:
@@ -92,11 +114,11 @@ def _roi_rule(roi: RoiConfig, role: str, bound_w: int, bound_h: int, paste: bool
 
 
 def _run(src: PicDesc, dst: PicDesc, crop_roi: Optional[RoiConfig], paste_roi: Optional[RoiConfig],
-         interpolation: int, max_side: int):
+         interpolation: int, max_side: int, api: str = "acl.media VPC"):
     """The device side of every VPC call: check, read the source box, scale it, write the destination box."""
     why = _picture_rule(src, "input", max_side) or _picture_rule(dst, "output", D.VPC_MAX)
     if not why and (dst.width % 2 or dst.height % 2):
-        why = f"output {dst.width}x{dst.height}: NV12/NV21 output width and height must be even"
+        why = _odd_output(api, dst)
     w, h = src.width & ~1, src.height & ~1  # the 310 aligns odd input sizes down to even (15x15 -> 14x14)
     box: Box = (0, 0, w, h)
     if not why and crop_roi is not None:
@@ -129,7 +151,7 @@ def _run(src: PicDesc, dst: PicDesc, crop_roi: Optional[RoiConfig], paste_roi: O
 def _queue_vpc(api: str, stream: int, label: str, src: PicDesc, dst: PicDesc, crop_roi, paste_roi,
                interpolation: int, max_side: int = D.VPC_MAX) -> int:
     cost = dvpp_cost("vpc", sum(d.width * d.height for d in (src, dst) if d is not None))
-    return _queue(api, stream, label, lambda: _run(src, dst, crop_roi, paste_roi, interpolation, max_side),
+    return _queue(api, stream, label, lambda: _run(src, dst, crop_roi, paste_roi, interpolation, max_side, api),
                   cost_us=cost, cat="vpc", fault=DEVICE_FAULT)
 
 

@@ -11,19 +11,22 @@ Formats and shapes from the binding (rt_memory.cpp / rt_notify.cpp @134e2edb): a
 raises ValueError("key len should be less than 1024") before the runtime runs; pid lists are checked with the
 binding's ValueError texts. UNCONFIRMED: the key text, 100000 when ``len`` cannot hold the key (with its NUL) or
 the pointer/notify is NULL, 107000 for an address that is not the start of a live device allocation, a size past
-it, an unknown key or a pid not whitelisted; ipc_mem_close drops the imported address and the key.
+it, an unknown key or a pid not whitelisted; ipc_mem_close drops the imported address and the key;
+reset_device drops the addresses imported from that device's memory (keys stay for ipc_mem_close) and finalize
+every import and key.
 """
 from __future__ import annotations
 
 import bisect
 import itertools
 import os
-from typing import Any, Dict, List, Tuple
+from typing import Any, Dict, Tuple
 
 from ._args import INIT, binding
 from .memory import ALIGN, Region, space
 from .notify import Notify, _lookup as _notify_lookup
 from .state import fail, require_init, state
+from .vmm import _pids  # the binding's one pid-list check, shared with the shareable handles
 
 __all__ = ["ipc_mem_get_export_key", "ipc_mem_set_import_pid", "ipc_mem_import_by_key", "ipc_mem_close",
            "notify_get_export_key", "notify_set_import_pid", "notify_import_by_key"]
@@ -33,11 +36,46 @@ DISABLE_PID_VALIDATION = 0x1
 IMPORT_FLAGS = (0, 1)  # ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT, _ENABLE_PEER_ACCESS
 
 
-def _table() -> Dict[str, Any]:
+class _Ipc:
+    """This process's exported keys (memory and notifies); finalize and reset_device reclaim them."""
+
+    def __init__(self) -> None:
+        self.mem: Dict[str, Dict[str, Any]] = {}  # key -> exported region, size, whitelist, imported addresses
+        self.notify: Dict[str, Dict[str, Any]] = {}
+        self.ids = itertools.count(1)  # never restarts: a key from before finalize cannot name a new export
+
+    def on_device_reset(self, device_id: int, by: str) -> None:
+        """The device's memory is gone, so are the addresses imported from it (keys stay, for ipc_mem_close)."""
+        for entry in self.mem.values():
+            if entry["region"].device_id == device_id:
+                _drop_imports(entry, by)
+
+    def on_finalize(self, by: str) -> None:
+        """Process teardown: every import, memory key and notify key goes (no exporter's bytes kept alive)."""
+        for entry in self.mem.values():
+            _drop_imports(entry, by)
+        self.mem.clear()
+        self.notify.clear()
+
+
+def _table() -> _Ipc:
     subs = state().subsystems
     if "ipc" not in subs:
-        subs["ipc"] = {"mem": {}, "notify": {}, "ids": itertools.count(1)}
+        subs["ipc"] = _Ipc()
     return subs["ipc"]
+
+
+def _drop_imports(entry: Dict[str, Any], by: str) -> None:
+    """Forget the addresses imported by a key: they stop being memory (the exporter's bytes are untouched)."""
+    sp = space()
+    with sp.lock:
+        for base in entry["imports"]:
+            region = sp.allocs.pop(base, None)
+            if region is not None:
+                sp._bases.remove(base)
+                sp.freed.add(base, region.size, by)
+            state().ledger.release(("ipc_mem", base), by)
+    entry["imports"] = []
 
 
 def _key_len(length: int) -> None:
@@ -45,20 +83,8 @@ def _key_len(length: int) -> None:
         raise ValueError("key len should be less than 1024")
 
 
-def _pids(value: Any) -> List[int]:
-    """The binding's list check and GetValuesFromPyList(int32), with its ValueError texts."""
-    if not isinstance(value, list):
-        raise ValueError("argument 2 only support the format of list")
-    out = []
-    for item in value:
-        if not isinstance(item, int) or not -(1 << 31) <= item < (1 << 31):
-            raise ValueError("get values from PyList failed")
-        out.append(int(item))
-    return out
-
-
 def _new_key(api: str, kind: str, length: int) -> Tuple[str, int]:
-    key = f"acl-teach-ipc-{kind}-{os.getpid()}-{next(_table()['ids'])}"
+    key = f"acl-teach-ipc-{kind}-{os.getpid()}-{next(_table().ids)}"
     if length < len(key) + 1:
         return "", fail(100000, api, f"len {length} cannot hold the {len(key)}-character key and its NUL; "
                         f"pass len=65 or more.")
@@ -94,12 +120,12 @@ def ipc_mem_get_export_key(api, dev_ptr, size, key_len, flag):
     key, ret = _new_key(api, "mem", key_len)
     if ret:
         return "", ret
-    _table()["mem"][key] = {"region": region, "size": size, "pids": set(), "check_pid": flag == 0, "imports": []}
+    _table().mem[key] = {"region": region, "size": size, "pids": set(), "check_pid": flag == 0, "imports": []}
     return key, 0
 
 
 def _mem_entry(api: str, key: str) -> Tuple[Any, int]:
-    entry = _table()["mem"].get(key)
+    entry = _table().mem.get(key)
     if entry is None:
         return None, fail(107000, api, f"{key!r} is not a live key from acl.rt.ipc_mem_get_export_key.")
     return entry, 0
@@ -155,15 +181,8 @@ def ipc_mem_close(api, key):
     entry, ret = _mem_entry(api, key)
     if ret:
         return ret
-    sp = space()
-    with sp.lock:
-        for base in entry["imports"]:
-            region = sp.allocs.pop(base, None)
-            if region is not None:
-                sp._bases.remove(base)
-                sp.freed.add(base, region.size, api)
-            state().ledger.release(("ipc_mem", base), api)
-    del _table()["mem"][key]
+    _drop_imports(entry, api)
+    del _table().mem[key]
     return 0
 
 
@@ -180,13 +199,13 @@ def notify_get_export_key(api, notify, key_len, flag):
         return "", ret
     if flag not in (0, DISABLE_PID_VALIDATION):
         return "", fail(100000, api, f"flag {flag} is not 0 (default) or 1 (no PID validation).")
-    for key, entry in _table()["notify"].items():
+    for key, entry in _table().notify.items():
         if entry["notify"] is obj:
             return key, 0
     key, ret = _new_key(api, "notify", key_len)
     if ret:
         return "", ret
-    _table()["notify"][key] = {"notify": obj, "handle": notify, "pids": set(), "check_pid": flag == 0}
+    _table().notify[key] = {"notify": obj, "handle": notify, "pids": set(), "check_pid": flag == 0}
     return key, 0
 
 
@@ -200,7 +219,7 @@ def notify_set_import_pid(api, notify, pids):
     obj, ret = _notify_lookup(api, notify)
     if ret:
         return ret
-    entry = next((e for e in _table()["notify"].values() if e["notify"] is obj), None)
+    entry = next((e for e in _table().notify.values() if e["notify"] is obj), None)
     if entry is None:
         return fail(107000, api, "the notify has no key yet; call acl.rt.notify_get_export_key first.")
     if not wanted:
@@ -212,7 +231,7 @@ def notify_set_import_pid(api, notify, pids):
 @binding("acl.rt.notify_import_by_key", "sK", needs=INIT, outs=1)
 def notify_import_by_key(api, key, flag):
     """(notify, ret): a handle on the exported notify (records on either side release waits on either side)."""
-    entry = _table()["notify"].get(key)
+    entry = _table().notify.get(key)
     if entry is None:
         return 0, fail(107000, api, f"{key!r} is not a key from acl.rt.notify_get_export_key.")
     if state().lookup(entry["handle"], Notify) is not entry["notify"]:

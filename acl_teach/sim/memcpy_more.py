@@ -35,6 +35,8 @@ MEMCPY_KINDS = 8  # ACL_MEMCPY_HOST_TO_HOST .. ACL_MEMCPY_INTER_DEVICE_TO_DEVICE
 DESC_SIZE = 32
 DESC_KINDS = (3, 6, 7)  # DEVICE_TO_DEVICE, INNER_DEVICE_TO_DEVICE, INTER_DEVICE_TO_DEVICE
 _DESC = struct.Struct("<QQQQ")
+# the memcpy kind (0..5, what check_copy knows) each descriptor kind's copy is checked as: all device to device
+_CHECK_KIND = {3: 3, 6: 3, 7: 3}
 REDUCE_SUM, REDUCE_MAX, REDUCE_MIN, REDUCE_EQUAL = 10, 11, 12, 13
 _REDUCE_TYPES = {C.ACL_FLOAT: np.float32, C.ACL_FLOAT16: np.float16, C.ACL_INT16: np.int16, C.ACL_INT8: np.int8,
                  C.ACL_INT32: np.int32, C.ACL_UINT8: np.uint8, C.ACL_UINT16: np.uint16, C.ACL_UINT32: np.uint32,
@@ -101,7 +103,11 @@ def set_memcpy_desc(api, desc, kind, src_addr, dst_addr, count, config):
 
 @binding("acl.rt.memcpy_async_with_desc", "kik", needs=INIT)
 def memcpy_async_with_desc(api, desc, kind, stream):
-    """Queue the copy the descriptor holds (as set_memcpy_desc wrote it) on ``stream``."""
+    """Queue the copy the descriptor holds (as set_memcpy_desc wrote it) on ``stream``.
+
+    ``kind`` must be a descriptor kind (else 207000, as set_memcpy_desc) and the one the descriptor was set
+    with (UNCONFIRMED: a mismatch is 107000, ACL_ERROR_RT_PARAM_INVALID).
+    """
     if desc == 0:
         return fail(100000, api, "desc is 0 (NULL).")
     ret = _kind_ok(api, kind)
@@ -109,18 +115,24 @@ def memcpy_async_with_desc(api, desc, kind, stream):
         return ret
     if stream == 0:
         return fail(100000, api, "stream is 0 (NULL): this call needs a stream from acl.rt.create_stream.")
+    if kind not in DESC_KINDS:
+        return fail(207000, api, f"kind {kind} is not a device-to-device kind (3, 6, 7).")
     view, ret = _desc_bytes(api, desc)
     if ret:
         return ret
     src, dst, count, stored_kind = _DESC.unpack(view.tobytes())
     if count == 0 or stored_kind not in DESC_KINDS:
         return fail(107000, api, f"descriptor {desc:#x} holds no copy; write one with acl.rt.set_memcpy_desc.")
-    ret, plan = check_copy(api, dst, count, src, count, 3)
+    if kind != stored_kind:
+        return fail(107000, api, f"kind {kind} is not the kind {stored_kind} the descriptor was set with; pass "
+                    f"the kind given to acl.rt.set_memcpy_desc.")
+    check_kind = _CHECK_KIND[stored_kind]
+    ret, plan = check_copy(api, dst, count, src, count, check_kind)
     if ret:
         return ret
 
     def task():
-        again, fresh = check_copy(api, dst, count, src, count, 3)
+        again, fresh = check_copy(api, dst, count, src, count, check_kind)
         if again:
             return 507000, "memcpy_async_with_desc: dst or src was freed before the stream ran"
         do_copy(fresh)

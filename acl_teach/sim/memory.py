@@ -47,10 +47,11 @@ from . import constants as C
 from . import procmem
 from ._args import CONTEXT, INIT, binding
 from .runtime import current_context, current_device_id, is_board
-from .state import SimulatorFault, fail, require_init, state, warn
+from .state import HANDLE_BASE, SimulatorFault, fail, require_init, state, warn
 from .timeline import clock, copy_cost, fill_cost
 
 DEVICE_BASE = 0x1000_0000_0000_0000
+DEVICE_END = HANDLE_BASE  # device addresses stop where handles start, so neither is ever taken for the other
 ALIGN = 0x200
 POISON = 0xA5  # written over freed memory so use-after-free shows
 UNINITIALISED = 0xCD  # fresh device memory is not zeroed on a real NPU either
@@ -60,6 +61,9 @@ UNINITIALISED = 0xCD  # fresh device memory is not zeroed on a real NPU either
 PAD_FILL = 0x00
 MAX_FREED = 4096  # freed ranges remembered for 'already freed by …' (oldest forgotten first)
 GRAVEYARD_BYTES = 64 << 20  # freed blocks kept (poisoned) for use-after-free, oldest dropped first
+# regions whose bytes belong to something else (host memory, a physical handle, an exporter's allocation):
+# releasing the address must not poison what the owner still holds
+BORROWED = ("mapped", "vmm", "ipc")
 PATTERN_LIMIT = 16 << 20  # larger buffers skip the fill patterns: touching GBs of RAM could kill a kernel
 # What the simulator puts where real hardware reads bytes it has no data for (past the end of a host
 # object, a model input's alignment padding). The simulator's choice, not hardware fact: on a board
@@ -215,7 +219,7 @@ class MemorySpace:
         with self.lock:
             if self.allocs.get(region.base) is not region:
                 return  # already released (reset_device, finalize, or twice through a model)
-            if region.size <= PATTERN_LIMIT and region.kind != "mapped":  # a mapping's bytes are the host's
+            if region.size <= PATTERN_LIMIT and region.kind not in BORROWED:
                 region.array.fill(POISON)
                 self._bury(region, by)
             del self.allocs[region.base]
@@ -241,9 +245,13 @@ class MemorySpace:
         return None
 
     def release_device_memory(self, device_id: int, by: str) -> None:
-        """Free every device allocation of a device (reset_device at refcount zero)."""
+        """Free every device allocation of a device (reset_device at refcount zero).
+
+        vmm mappings and ipc imports are left to their subsystems' on_device_reset, which also forget them in
+        their own tables (a mapping dropped here stayed in Reservation.maps and blocked free_physical).
+        """
         for region in list(self.allocs.values()):
-            if region.base >= DEVICE_BASE and region.device_id == device_id:
+            if region.base >= DEVICE_BASE and region.device_id == device_id and region.kind not in ("vmm", "ipc"):
                 self.release(region, by)
 
     def release_all(self, by: str) -> None:

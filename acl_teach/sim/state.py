@@ -35,6 +35,7 @@ class Config:
     strict: bool = False  # True: what real pyACL accepts silently but the simulator warns about fails instead
     app_log_level: int = C.ACL_WARNING  # acl.app_log messages from this level up go to stderr
     init_once: bool = False  # True: the CANN <= 8.0 rule, one acl.init per process (see process.init)
+    threads: int = 0  # ONNX Runtime intra-op threads per model session; 0: ONNX Runtime's choice (one per core)
 
     @classmethod
     def from_env(cls) -> "Config":
@@ -46,6 +47,7 @@ class Config:
         cfg.soc_name = os.environ.get("ACL_TEACH_SIM_SOC", cfg.soc_name)
         cfg.device_memory = _env_int("ACL_TEACH_SIM_DEVICE_MEMORY", cfg.device_memory, 1)
         cfg.device_count = _env_int("ACL_TEACH_SIM_DEVICES", cfg.device_count, 1)
+        cfg.threads = _env_int("ACL_TEACH_SIM_THREADS", cfg.threads, 0)
         if os.environ.get("ACL_TEACH_SIM_QUIET"):
             cfg.explain = False
         if os.environ.get("ACL_TEACH_SIM_STRICT", "").strip().lower() in ("1", "true", "yes", "on"):

@@ -24,7 +24,7 @@ from typing import Any, Dict, List, Optional, Tuple
 import numpy as np
 
 from ._args import INIT, binding
-from .memory import ALIGN, PATTERN_LIMIT, UNINITIALISED, Region, space
+from .memory import ALIGN, DEVICE_END, PATTERN_LIMIT, UNINITIALISED, Region, space
 from .state import fail, require_init, state
 
 __all__ = ["reserve_mem_address", "release_mem_address", "malloc_physical", "free_physical", "map_mem",
@@ -33,6 +33,7 @@ __all__ = ["reserve_mem_address", "release_mem_address", "malloc_physical", "fre
 
 GRANULARITY = 2 << 20
 GRANULARITY_1G = 1 << 30
+MAX_ALIGNMENT = 1 << 30  # reserve_mem_address: larger alignments would run the address counter out of 64 bits
 _HUGE1G_ATTRS = (10, 11, 14, 17)  # ACL_HBM_MEM_HUGE1G, ACL_HBM_MEM_P2P_HUGE1G, ACL_MEM_HUGE1G, ACL_MEM_P2P_HUGE1G
 GRANULARITY_OPTIONS = (0, 1)  # ACL_RT_MEM_ALLOC_GRANULARITY_MINIMUM, _RECOMMENDED
 MEM_HANDLE_TYPE_NONE = 0
@@ -67,6 +68,18 @@ class _Vmm:
         self.reservations: Dict[int, Reservation] = {}
         self.shareable: Dict[int, Dict[str, Any]] = {}
         self._next_share = SHAREABLE_BASE
+
+    def on_device_reset(self, device_id: int, by: str) -> None:
+        """reset_device: the device's mappings go (both tables agree); reservations and physical handles stay.
+
+        UNCONFIRMED: the sources do not say; the physical bytes are kept (not poisoned) for their handle,
+        which free_physical (or finalize) still gives back.
+        """
+        for res in list(self.reservations.values()):
+            for vaddr, (_size, handle) in list(res.maps.items()):
+                obj = state().handles.get(handle)
+                if not isinstance(obj, Physical) or obj.device_id == device_id:
+                    _drop_map(res, vaddr, by)
 
     def on_finalize(self, by: str) -> None:
         """Process teardown: every mapping, reservation and physical handle goes."""
@@ -206,18 +219,28 @@ def free_physical(api, handle):
 
 @binding("acl.rt.reserve_mem_address", "kkkK", needs=INIT, outs=1)
 def reserve_mem_address(api, size, alignment, expect_ptr, flags):
-    """(virtual address, ret): a range of device addresses nothing uses, for map_mem to back."""
+    """(virtual address, ret): a range of device addresses nothing uses, for map_mem to back.
+
+    The docs call ``alignment`` reserved ("only 0"); the driver (halMemAddressReserve) decides. UNCONFIRMED:
+    0 or a power of two up to 1 GiB is honoured, anything else is 107000, as is a range past the end of the
+    simulated device address space (DEVICE_END); a refused call takes no addresses.
+    """
     if size == 0 or size % GRANULARITY:
         return 0, _bad(api, f"size {size} is not a positive multiple of the granularity {GRANULARITY}.")
     if expect_ptr != 0:
         return 0, _bad(api, f"expect_ptr {expect_ptr:#x} must be 0 (NULL): the runtime picks the address.")
-    if alignment and (alignment & (alignment - 1)):
-        return 0, _bad(api, f"alignment {alignment} is not a power of two (0 for the default).")
+    if alignment and (alignment & (alignment - 1) or alignment > MAX_ALIGNMENT):
+        return 0, _bad(api, f"alignment {alignment} is not a power of two up to {MAX_ALIGNMENT} (1 GiB); "
+                       f"the docs say it is reserved: pass 0.")
     align = max(alignment, GRANULARITY)
     sp = space()
     with sp.lock:
         base = (sp._next_device + align - 1) // align * align
-        sp._next_device = base + (size + ALIGN - 1) // ALIGN * ALIGN
+        end = base + (size + ALIGN - 1) // ALIGN * ALIGN
+        if end > DEVICE_END:
+            return 0, _bad(api, f"{size} bytes do not fit in the {DEVICE_END - sp._next_device} bytes left of "
+                           f"the simulated device address space; reserve less.")
+        sp._next_device = end
         _vmm().reservations[base] = Reservation(base, size)
     state().ledger.add("reserved address range", base, f"{size} bytes at {base:#x}", key=("vmm_reserve", base))
     return base, 0

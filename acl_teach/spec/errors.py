@@ -291,8 +291,8 @@ _CLASS_ADVICE = {
     2: ("A resource problem: memory, device or a feature this hardware lacks.",
         "Release what you no longer need, or check the hardware and CANN version.",
         "资源问题：内存、设备或硬件不支持的特性。", "释放不用的资源，或检查硬件与 CANN 版本。"),
-    3: ("A business limit was reached (a queue is full or empty).", "Retry later or drain the queue.",
-        "达到业务上限（队列满或空）。", "稍后重试或先消费队列。"),
+    3: ("A service failed (for example a queue is full or empty).", "Retry later or drain the queue.",
+        "业务功能异常（例如队列满或队列空）。", "稍后重试或先消费队列。"),
     5: ("An internal error below AscendCL.", "Collect the plog logs ($HOME/ascend/log) and report it.",
         "AscendCL 以下的内部错误。", "收集 plog 日志（$HOME/ascend/log）并反馈。"),
 }

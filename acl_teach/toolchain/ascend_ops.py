@@ -1,7 +1,9 @@
 """Ascend post-processing operators inside an ONNX graph, lowered to standard ONNX for the simulator.
 
-ATC compiles ``YoloPreDetection`` and ``YoloV5DetectionOutput`` nodes of an ONNX graph (the
-official sampleYOLOV7NMSONNX builds its post-processing model from exactly these two); ONNX Runtime
+ATC compiles ``YoloPreDetection``, ``YoloV5DetectionOutput`` and ``YoloV3DetectionOutput`` nodes of an ONNX
+graph (the official sampleYOLOV7NMSONNX builds its post-processing model from the first two; the Caffe
+prototxt of YOLOV3_coco_detection_picture_with_postprocess_op holds ATC's ``Yolo`` layers, the same
+operator as YoloPreDetection, and a ``YoloV3DetectionOutput``); ONNX Runtime
 does not know them, so the emulator replaces each with a subgraph of standard operators before the
 graph is checked. What the subgraphs compute follows the operators' documented contract; the
 details the public sources leave open are the simulator's choices, marked UNCONFIRMED:
@@ -17,6 +19,16 @@ details the public sources leave open are the simulator's choices, marked UNCONF
   (``pre_nms_topn`` is not applied: UNCONFIRMED). Outputs box_out [N, 6 * post_nms_topn] holding
   x1[K], y1[K], x2[K], y2[K], score[K], class[K] for the K boxes, zeros after, and box_out_num
   [N, 8] int32 with K first (the layout the sample reads). Batch 1 only (UNCONFIRMED beyond).
+* ``YoloV3DetectionOutput`` (the operator reference: ten inputs, coord/obj/classes of three Yolo operators
+  then img_info; required ``biases_low``, ``biases_mid``, ``biases_high``; ``boxes`` 3, ``coords`` 4,
+  ``classes`` 80, ``obj_threshold`` 0.5, ``score_threshold`` 0.5, ``iou_threshold`` 0.45, ``post_nms_topn``
+  512, ``pre_nms_topn`` 512 by default; box_out [N, 6 * post_nms_topn], box_out_num [N, 8] int32, its first
+  value valid): as YoloV5DetectionOutput, with YOLOv3's decode x = (sx + gx) * netW / W, w = exp(tw) *
+  anchor_w (anchors in the network's pixels: UNCONFIRMED), ``biases_low`` for the first scale's inputs,
+  ``biases_mid`` the second's, ``biases_high`` the third's (by the inputs' names; which grid size "low" is
+  the operator reference does not say: UNCONFIRMED). The reference gives the coord/obj/classes inputs a
+  last dimension padded to ceil(H*W, 16) + 16; the lowered YoloPreDetection gives them unpadded (the
+  padding is internal to the lowered graph: UNCONFIRMED).
 """
 from __future__ import annotations
 
@@ -24,7 +36,7 @@ from typing import Any, Dict, List, Tuple
 
 import numpy as np
 
-ASCEND_OPS = ("YoloPreDetection", "YoloV5DetectionOutput")
+ASCEND_OPS = ("YoloPreDetection", "YoloV5DetectionOutput", "YoloV3DetectionOutput")
 _OFFSET = 1 << 16  # class-aware NMS: each class's boxes are moved this far apart
 
 
@@ -117,8 +129,8 @@ def _pre_detection(b: _Builder, node, dims: List[Any]) -> Tuple[int, int]:
 
 
 def _scale(b: _Builder, coord: str, obj: str, cls: str, hw: Tuple[int, int], anchors: List[float], boxes: int,
-           classes: int, net: Tuple[str, str], scale: Tuple[str, str]) -> Tuple[str, str, str]:
-    """Decoded corners [M, 4], objectness [M] and class probabilities [classes, M] of one scale."""
+           classes: int, net: Tuple[str, str], scale: Tuple[str, str], v3: bool = False) -> Tuple[str, str, str]:
+    """Decoded corners [M, 4], objectness [M] and class probabilities [classes, M] of one scale (YOLOv5 or v3)."""
     h, w = hw
     c = b.op("Reshape", [coord, b.const([boxes, 4, h * w])])
     sx, sy, sw, sh = (b.op("Squeeze", [b.slice(c, k, k + 1, 1), b.const([1])]) for k in range(4))
@@ -128,12 +140,18 @@ def _scale(b: _Builder, coord: str, obj: str, cls: str, hw: Tuple[int, int], anc
     net_h, net_w = net
     stride_x = b.op("Div", [net_w, b.const(float(w), np.float32)])
     stride_y = b.op("Div", [net_h, b.const(float(h), np.float32)])
-    cx = b.op("Mul", [b.op("Add", [b.op("Sub", [b.op("Mul", [sx, two]), half]), gx]), stride_x])
-    cy = b.op("Mul", [b.op("Add", [b.op("Sub", [b.op("Mul", [sy, two]), half]), gy]), stride_y])
     aw = b.const(np.asarray(anchors[0::2], np.float32)[:, None], np.float32)
     ah = b.const(np.asarray(anchors[1::2], np.float32)[:, None], np.float32)
-    bw = b.op("Mul", [b.op("Mul", [b.op("Mul", [sw, two]), b.op("Mul", [sw, two])]), aw])
-    bh = b.op("Mul", [b.op("Mul", [b.op("Mul", [sh, two]), b.op("Mul", [sh, two])]), ah])
+    if v3:  # centre = sigmoid already applied + cell; size = exp(raw) * anchor
+        cx = b.op("Mul", [b.op("Add", [sx, gx]), stride_x])
+        cy = b.op("Mul", [b.op("Add", [sy, gy]), stride_y])
+        bw = b.op("Mul", [b.op("Exp", [sw]), aw])
+        bh = b.op("Mul", [b.op("Exp", [sh]), ah])
+    else:
+        cx = b.op("Mul", [b.op("Add", [b.op("Sub", [b.op("Mul", [sx, two]), half]), gx]), stride_x])
+        cy = b.op("Mul", [b.op("Add", [b.op("Sub", [b.op("Mul", [sy, two]), half]), gy]), stride_y])
+        bw = b.op("Mul", [b.op("Mul", [b.op("Mul", [sw, two]), b.op("Mul", [sw, two])]), aw])
+        bh = b.op("Mul", [b.op("Mul", [b.op("Mul", [sh, two]), b.op("Mul", [sh, two])]), ah])
     hw_, hh = b.op("Mul", [bw, half]), b.op("Mul", [bh, half])
     fx = b.op("Div", [scale[1], net_w])
     fy = b.op("Div", [scale[0], net_h])
@@ -144,28 +162,48 @@ def _scale(b: _Builder, coord: str, obj: str, cls: str, hw: Tuple[int, int], anc
             b.op("Reshape", [cls, b.const([classes, -1])]))
 
 
-def _detection_output(b: _Builder, node, grids: Dict[str, Tuple[int, int]]) -> None:
-    """Lower one YoloV5DetectionOutput (see the module docstring for what it computes)."""
-    a = _attrs(node)
-    boxes, classes = int(a.get("boxes", 3)), int(a.get("classes", 80))
+V3_BIASES = ("biases_low", "biases_mid", "biases_high")
+
+
+def _anchors(node, a: Dict[str, Any], boxes: int, k: int) -> List[float]:
+    """The anchors of all scales in input order: ``biases`` (V5) or biases_low/mid/high (V3)."""
+    if node.op_type == "YoloV3DetectionOutput":
+        if k != 3:
+            raise AscendOpError(f"YoloV3DetectionOutput {node.name}: ten inputs (coord, obj, classes of three Yolo "
+                                f"operators, then img_info); got {3 * k + 1}.")
+        lists = [[float(v) for v in a.get(name, [])] for name in V3_BIASES]
+        bad = [f"{name} ({len(v)})" for name, v in zip(V3_BIASES, lists) if len(v) != 2 * boxes]
+        if bad:
+            raise AscendOpError(f"YoloV3DetectionOutput {node.name}: biases_low, biases_mid and biases_high are "
+                                f"required, 2*boxes = {2 * boxes} values each; wrong: {', '.join(bad)}.")
+        return [v for values in lists for v in values]
     anchors = [float(v) for v in a.get("biases", [])]
-    top = int(a.get("post_nms_topn", 1024))
-    ins = list(node.input)
-    if (len(ins) - 1) % 3 or len(ins) < 4:
-        raise AscendOpError(f"YoloV5DetectionOutput {node.name}: inputs are coord_i…, obj_i…, classes_i…, img_info "
-                            f"(3 per scale + 1); got {len(ins)}.")
-    k = (len(ins) - 1) // 3
     if len(anchors) != 2 * boxes * k:
         raise AscendOpError(f"YoloV5DetectionOutput {node.name}: biases needs 2*boxes*scales = {2 * boxes * k} "
                             f"values, got {len(anchors)}.")
+    return anchors
+
+
+def _detection_output(b: _Builder, node, grids: Dict[str, Tuple[int, int]]) -> None:
+    """Lower one YoloV5DetectionOutput or YoloV3DetectionOutput (see the module docstring for what they compute)."""
+    a = _attrs(node)
+    v3 = node.op_type == "YoloV3DetectionOutput"
+    boxes, classes = int(a.get("boxes", 3)), int(a.get("classes", 80))
+    top = int(a.get("post_nms_topn", 512 if v3 else 1024))
+    ins = list(node.input)
+    if (len(ins) - 1) % 3 or len(ins) < 4:
+        raise AscendOpError(f"{node.op_type} {node.name}: inputs are coord_i…, obj_i…, classes_i…, img_info "
+                            f"(3 per scale + 1); got {len(ins)}.")
+    k = (len(ins) - 1) // 3
+    anchors = _anchors(node, a, boxes, k)
     missing = [n for n in ins[:k] if n not in grids]
     if missing:
-        raise AscendOpError(f"YoloV5DetectionOutput {node.name}: the grid size of {missing} is unknown (the coord "
+        raise AscendOpError(f"{node.op_type} {node.name}: the grid size of {missing} is unknown (the coord "
                             f"inputs must come from YoloPreDetection nodes).")
     info = b.op("Reshape", [ins[-1], b.const([4])])
     net_h, net_w, sc_h, sc_w = (b.op("Squeeze", [b.slice(info, i, i + 1, 0), b.const([0])]) for i in range(4))
     parts = [_scale(b, ins[i], ins[k + i], ins[2 * k + i], grids[ins[i]], anchors[2 * boxes * i:2 * boxes * (i + 1)],
-                    boxes, classes, (net_h, net_w), (sc_h, sc_w)) for i in range(k)]
+                    boxes, classes, (net_h, net_w), (sc_h, sc_w), v3) for i in range(k)]
     corners = b.op("Concat", [p[0] for p in parts], axis=0)
     obj = b.op("Concat", [p[1] for p in parts], axis=0)
     probs = b.op("Concat", [p[2] for p in parts], axis=1)
@@ -214,7 +252,7 @@ def lower(model, input_dims: Dict[str, List[Any]]):
         if node.op_type == "YoloPreDetection":
             hw = _pre_detection(b, node, dims.get(node.input[0], []))
             grids.update({out: hw for out in node.output})
-        elif node.op_type == "YoloV5DetectionOutput":
+        elif node.op_type in ("YoloV5DetectionOutput", "YoloV3DetectionOutput"):
             _detection_output(b, node, grids)
         else:
             nodes.append(node)

@@ -12,7 +12,7 @@ import hashlib
 import json
 import os
 from importlib import resources
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 from ..spec import om
 from . import atc, board, recipes
@@ -170,6 +170,19 @@ def best_om(backend: str = "sim", soc: Optional[str] = None) -> str:
     """ResNet-50's OM when fetched, else the default."""
     onnx_path = resnet50_onnx()
     return build_om(onnx_path, RESNET50_FLAGS, "resnet50", backend, soc) if onnx_path else default_om(backend, soc)
+
+
+def compile_ops(ops: List[Dict[str, Any]], name: str, backend: str = "sim", soc: Optional[str] = None) -> str:
+    """A folder of op models for your own op list, compiled once by `atc --singleop` (the emulator's for the
+    simulator, CANN's atc for a board); load them with acl.op.load or acl.op.set_model_dir."""
+    if not name or os.sep in name or name.startswith("."):
+        raise ValueError(f"name {name!r} must be a plain folder name, such as 'my_ops'")
+    if backend == "sim":
+        from . import singleop
+        return singleop.build_cached(ops, os.path.join(cache_dir(), "op_models", f"{name}_sim"), soc or SIM_SOC)
+    if not soc:
+        raise ValueError("building operator models for a real NPU needs its SoC name: acl.get_soc_name()")
+    return board.build_ops(ops, os.path.join(cache_dir(), "op_models", f"{name}_{soc}"), soc)
 
 
 def op_model_dir(backend: str = "sim", soc: Optional[str] = None) -> str:

@@ -56,6 +56,14 @@ FAILED = "ATC run failed, Please check the detail log, Try 'atc --help' for more
 PATH_FLAGS = ("model", "weight", "output", "insert_op_conf", "singleop")
 
 
+
+def _quiet(ort):
+    """Session options that keep ONNX Runtime's console warnings (e.g. on dynamic AIPP's overridable input) out of
+    the learner's output: failures still come back as exceptions."""
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    return options
+
 def portable(command: str) -> str:
     """The command as the OM records it: path flags by file name, so an OM's bytes never depend on the machine."""
     return re.sub(r"--(%s)=(\S+)" % "|".join(PATH_FLAGS), lambda m: f"--{m.group(1)}={os.path.basename(m.group(2))}",
@@ -376,7 +384,7 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
         onnx_bytes = _insert_aipp(flags["insert_op_conf"], inputs, kind, onnx_bytes)
     import onnxruntime as ort
     try:
-        session = ort.InferenceSession(onnx_bytes, providers=["CPUExecutionProvider"])
+        session = ort.InferenceSession(onnx_bytes, _quiet(ort), providers=["CPUExecutionProvider"])
     except Exception as exc:
         raise AtcError(f"E19010: the graph could not be compiled: {str(exc).splitlines()[0]}") from None
     out_type, per_output = _output_types(flags.get("output_type", ""))
@@ -490,7 +498,7 @@ def _work_size(onnx_bytes: bytes, inputs: List[Dict[str, Any]], per_gear: Dict[s
                 known.add(name)
     biggest = max(per_gear.values(), key=lambda dims: sum(int(np.prod(d)) for d in dims))
     try:
-        session = ort.InferenceSession(m.SerializeToString(), providers=["CPUExecutionProvider"])
+        session = ort.InferenceSession(m.SerializeToString(), _quiet(ort), providers=["CPUExecutionProvider"])
         values = _run_values(session, inputs, biggest)
     except Exception:  # some graphs reject extra outputs; the size is informative only
         return 0

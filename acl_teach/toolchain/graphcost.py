@@ -43,7 +43,9 @@ def _measured(model: Any, input_shapes: Dict[str, Sequence[int]], names: List[st
         dims = input_shapes.get(inp.name) or _dims(inp.type)
         feeds[inp.name] = np.zeros(dims, helper.tensor_dtype_to_np_dtype(inp.type.tensor_type.elem_type))
     try:
-        session = ort.InferenceSession(probe.SerializeToString(), providers=["CPUExecutionProvider"])
+        options = ort.SessionOptions()
+        options.log_severity_level = 3  # no console warnings in the learner's output
+        session = ort.InferenceSession(probe.SerializeToString(), options, providers=["CPUExecutionProvider"])
         values = session.run(None, feeds)
     except Exception:  # the probe is an extra: without it the known shapes stand
         return {}

@@ -11,7 +11,7 @@ from .text import FullText
 
 CLASSES = {1: "caller or environment mistakes (arguments, call order, configuration)",
            2: "resource problems (memory, device, a feature this hardware lacks)",
-           3: "business limits (a queue full or empty)", 5: "internal errors below AscendCL"}
+           3: "a service failed (a queue full or empty, for example)", 5: "internal errors below AscendCL"}
 INT32_MAX = 2 ** 31 - 1
 
 COMMON = [100000, 100001, 100002, 100037, 107000, 107001, 107002, 107003, 107015, 100017, 100018, 145003,

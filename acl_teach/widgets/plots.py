@@ -194,6 +194,7 @@ def trace_timeline(doc: Mapping, title: Text = "", names: Mapping[str, str] = No
         ax = fig.subplots()
         for row, (name, evs) in enumerate(rows):
             y = len(rows) - 1 - row
+            bars: dict = {}  # (colour, edge) -> spans: one collection per colour and lane, not one per event
             for ev in evs:
                 x, w = (float(ev["ts"]) - t0) / 1e3, float(ev.get("dur", 0.0)) / 1e3
                 if ev.get("ph") == "i":
@@ -202,10 +203,11 @@ def trace_timeline(doc: Mapping, title: Text = "", names: Mapping[str, str] = No
                     continue
                 c = colour.get(ev.get("args", {}).get("type"), "#bbbbbb") if ev.get("cat") == "op" else \
                     TASK_COLOURS.get(ev.get("cat"), GREY)
-                ax.broken_barh([(x, max(w, 1e-4))], (y - 0.35, 0.7), facecolors=c,
-                               edgecolor="none" if ev.get("cat") == "op" else "white", linewidth=0.8)
+                bars.setdefault((c, "none" if ev.get("cat") == "op" else "white"), []).append((x, max(w, 1e-4)))
                 if ev.get("cat") != "op" and w * 1e3 > 0.08 * span:
                     ax.annotate(str(ev.get("name", ""))[:28], (x, y + 0.38), fontsize=7, ha="left")
+            for (c, edge), spans in bars.items():
+                ax.broken_barh(spans, (y - 0.35, 0.7), facecolors=c, edgecolor=edge, linewidth=0.8)
         ax.set_yticks(range(len(rows))[::-1], [n for n, _ in rows], fontsize=8)
         ax.set_xlim(-0.01 * span / 1e3, 1.02 * span / 1e3)
         ax.set_xlabel(label(("ms since the first recorded task", "自第一个记录的任务起的毫秒数")))

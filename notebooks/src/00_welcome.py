@@ -39,9 +39,9 @@ if acl.init() == 0:                  # one acl.init per kernel (a process); Run 
 # with a card, after `set_env.sh`), every cell talks to the NPU. Otherwise it registers the acl-teach
 # **simulator** under the name `acl`: a CPU model of the same functions, with the same arguments, the same
 # return shapes and the error codes the public sources document. The line above tells you which one you
-# got. [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) names the chip the code runs on — the value you pass to ATC's
+# got. [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) names the chip the code runs on — the value you pass to ATC's
 # `--soc_version` when you convert a model for it.
-# The same cell calls [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) once for this kernel and registers [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)
+# The same cell calls [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) once for this kernel and registers [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)
 # for the kernel's exit: one of each per process, the rule notebook 01 explains.
 
 # %% [markdown] tags=["lang:zh"]
@@ -49,8 +49,8 @@ if acl.init() == 0:                  # one acl.init per kernel (a process); Run 
 # `lab.setup()` 首先查找 CANN 自带的真实 pyACL。若 `import acl` 可用（在 Atlas 开发板或插卡服务器上，执行
 # `set_env.sh` 之后），每个单元格都直接调用 NPU；否则它把 acl-teach **模拟器**注册为 `acl`：这是同一套函数在 CPU
 # 上的实现，参数相同、返回值形状相同，错误码与公开资料记载的一致。上面一行输出告诉你当前是哪一个。
-# [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 返回代码所运行芯片的名称，也就是用 ATC 为它转换模型时 `--soc_version` 要填的值。
-# 同一个单元格还为本内核调用一次 [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)，并登记在内核退出时执行的 [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)：每个进程各一次，第 01 节解释原因。
+# [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) 返回代码所运行芯片的名称，也就是用 ATC 为它转换模型时 `--soc_version` 要填的值。
+# 同一个单元格还为本内核调用一次 [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html)，并登记在内核退出时执行的 [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)：每个进程各一次，第 01 节解释原因。
 
 # %%
 print("SoC:", acl.get_soc_name())
@@ -164,6 +164,13 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # guide these notebooks quote builds pyACL's `acl.so` for Python 3.7.5–3.9.2, so use a Python 3.9 there (acl-teach needs ≥ 3.9); newer
 # CANN versions list their own range. An Atlas 200I DK A2 reports `Ascend310B4`, the `--soc_version` its
 # models need ([converting models for the 200I DK A2](https://www.hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/tmuacop/tmuacop_0001.html)).
+#
+# **API links.** Each `acl.*` function these notebooks link goes to its own page in the pyACL API reference of
+# **CANN 8.0.0** (`canncommercial/800`), the version whose pages cover most of the functions used here; the English
+# edition links the English page where one exists. Where no 8.0.0 page was found, the link goes to another version's
+# page, or to the function's page in the open-source runtime's pyACL reference (`hicann/runtime`, `python/docs/zh`,
+# Chinese only). `tests/test_notebook_structure.py` lists each of these fallbacks and why. Versions can differ: the
+# `acl.init` rule in notebook 01 is one example, so check the page for your board's CANN.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 到底哪些内容能不加修改地在真实 NPU 上运行
@@ -184,6 +191,12 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # 转换后把 OM 复制过来）。本系列引用的 pyACL 指南中，pyACL 的 `acl.so` 依赖的 Python 版本范围为 3.7.5～3.9.2，所以在板上请使用
 # Python 3.9（acl-teach 需要 ≥ 3.9）；更新的 CANN 版本会给出各自的范围。Atlas 200I DK A2 的芯片名是 `Ascend310B4`，
 # 为它转换模型时 `--soc_version` 就填这个值（[Atlas 200I DK A2 转换模型](https://www.hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/tmuacop/tmuacop_0001.html)）。
+#
+# **接口链接。** 本系列链接的每个 `acl.*` 函数都指向它在 **CANN 8.0.0**（`canncommercial/800`）pyACL 接口参考中的
+# 专属页面；选这个版本，是因为它的页面覆盖了本系列用到的大多数函数。中文版链接中文页面。没有找到 8.0.0 页面的函数，
+# 链接指向另一版本的页面，或开源 runtime 的 pyACL 参考（`hicann/runtime` 的 `python/docs/zh`）中该函数的页面。
+# 每一处这样的替代及其原因都列在 `tests/test_notebook_structure.py` 中。不同版本的说明可能不同（第 01 节的
+# `acl.init` 规则就是一例），请以开发板上 CANN 版本的页面为准。
 
 # %% [markdown] tags=["lang:en"]
 # ## How to use this series

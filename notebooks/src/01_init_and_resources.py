@@ -31,7 +31,7 @@ import numpy as np
 
 # %% [markdown] tags=["lang:en"]
 # ## Initialise once, optionally with a configuration file
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) takes an optional path to a JSON file. The file switches on extras such as
+# [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) takes an optional path to a JSON file. The file switches on extras such as
 # model dump or profiling; if the defaults suit you, call `acl.init()` with no argument or pass a file that
 # holds only `{}` — the guide's example passes `"../src/acl.json"`, relative to the script (a relative path is
 # resolved against the process's working directory, not the script's folder: build it from `__file__` in a
@@ -53,7 +53,7 @@ import numpy as np
 
 # %% [markdown] tags=["lang:zh"]
 # ## 只初始化一次，可选地带配置文件
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) 可以接收一个 JSON 配置文件的路径。配置文件用于开启模型 Dump、性能数据采集等功能；如果默认配置已满足需求，
+# [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) 可以接收一个 JSON 配置文件的路径。配置文件用于开启模型 Dump、性能数据采集等功能；如果默认配置已满足需求，
 # 可以不传参数直接调用 `acl.init()`，或者传入只含 `{}` 的文件——指南的示例代码传的是相对于脚本的 `"../src/acl.json"`（相对路径按进程的
 # 当前工作目录解析，而不是按脚本所在目录：脚本里请用 `__file__` 拼出路径）。与它配对的是 [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)（去初始化），
 # 在其他资源都释放之后调用（可能耗时约两秒）。两者都只返回一个 `ret`：0 表示成功。
@@ -102,7 +102,7 @@ if ret == 0:
 #
 # The calls: [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) opens Device 0 (reference-counted: each call needs
 # its own reset); [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html) creates a Context on it *and makes it
-# current for the calling thread*; [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs) creates a Stream in the current
+# current for the calling thread*; [`acl.rt.create_stream`](https://hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/aadgp/aclpythondevg_01_0074.html) creates a Stream in the current
 # Context; [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) says where this program runs.
 
 # %% [markdown] tags=["lang:zh"]
@@ -121,8 +121,8 @@ if ret == 0:
 # 发现失败，因为调用失败时 pyACL 只通过 `ret` 报告（只有参数本身不合法时才抛异常，例如把 `None` 当句柄）。
 #
 # 本节的调用：[`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) 打开 Device 0（有引用计数：每调用一次就要对应复位一次）；
-# [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html) 在该 Device 上创建 Context，*并把它设为调用线程的当前 Context*；
-# [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 在当前 Context 中创建 Stream；[`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html)
+# [`acl.rt.create_context`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/context/function-create_context.md) 在该 Device 上创建 Context，*并把它设为调用线程的当前 Context*；
+# [`acl.rt.create_stream`](https://hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/aadgp/aclpythondevg_01_0074.html) 在当前 Context 中创建 Stream；[`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html)
 # 查询程序运行在哪里。
 
 # %%
@@ -143,20 +143,20 @@ print("run mode:", {0: "ACL_DEVICE (the program runs on the board's own CPU)",
 
 # %% [markdown] tags=["lang:en"]
 # The creators and getters, and the one oddity, on an empty dataset:
-# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) returns the handle itself, so does
+# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md) returns the handle itself, so does
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) (an empty `(0, 0)` buffer is allowed);
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) returns `(dataset, ret)`;
-# [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/tree/HEAD/python/docs) returns the count itself. Their destroyers,
-# [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs), return a bare `ret`.
+# [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_dataset_num_buffers.md) returns the count itself. Their destroyers,
+# [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md) and [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md), return a bare `ret`.
 # From here on the notebooks use `lab.check_ret`, which does what the samples' helper does and also says
 # what the code means.
 
 # %% [markdown] tags=["lang:zh"]
-# 在一个空的数据集上看创建类、查询类接口和那个特例：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 返回句柄本身，
+# 在一个空的数据集上看创建类、查询类接口和那个特例：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md) 返回句柄本身，
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) 也一样（允许创建 `(0, 0)` 的空缓冲）；
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) 返回 `(dataset, ret)`；
-# [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 直接返回个数。对应的销毁接口 [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
-# 和 [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 只返回 `ret`。从这里开始，各节使用 `lab.check_ret`：它与样例的辅助函数作用相同，
+# [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_dataset_num_buffers.md) 直接返回个数。对应的销毁接口 [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md)
+# 和 [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md) 只返回 `ret`。从这里开始，各节使用 `lab.check_ret`：它与样例的辅助函数作用相同，
 # 还会说明错误码的含义。
 
 # %%
@@ -175,7 +175,7 @@ check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(dataset))
 # ACL_ERROR_REPEAT_INITIALIZE** under both rules. It is not fatal — the process is still initialised — and it is
 # what you get when you re-run the first cells of a notebook. The code's digits carry meaning ([aclError classes](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html)):
 # the first digit is the class — **1**xxxxx your call or environment (a parameter, the order of calls),
-# **2**xxxxx resources (memory, device, an unsupported feature), **3**xxxxx business limits, **5**xxxxx
+# **2**xxxxx resources (memory, device, an unsupported feature), **3**xxxxx a service failed (a queue full or empty, for example), **5**xxxxx
 # internal errors (collect the logs); the next digits name the component — 100xxx/148xxx AscendCL itself,
 # 107xxx/207xxx/507xxx the runtime, 145xxx/245xxx/545xxx the graph engine that loads and runs models.
 
@@ -184,7 +184,7 @@ check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(dataset))
 # 在同一进程中、中间没有 finalize 时第二次调用 `acl.init()`，两种规则下都返回 **100002 ACL_ERROR_REPEAT_INITIALIZE**。这不是致命错误——
 # 进程仍处于已初始化状态——重新运行 notebook 开头几个单元格时就会遇到它。错误码的各位数字有含义（[aclError 错误码分类](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html)）：
 # 第一位是类别——**1**xxxxx 表示调用方或环境的问题（参数、调用顺序），**2**xxxxx 表示资源问题（内存、设备、不支持的特性），
-# **3**xxxxx 表示业务限制，**5**xxxxx 表示内部错误（需收集日志）；接下来几位表示组件——100xxx/148xxx 是 AscendCL 本身，
+# **3**xxxxx 表示业务功能异常（例如队列满、队列空），**5**xxxxx 表示内部错误（需收集日志）；接下来几位表示组件——100xxx/148xxx 是 AscendCL 本身，
 # 107xxx/207xxx/507xxx 是运行时（Runtime），145xxx/245xxx/545xxx 是负责加载和运行模型的图引擎（GE）。
 
 # %%
@@ -258,8 +258,8 @@ print("set_device -> synchronize_stream(0) -> reset_device: the default context 
 #
 # *simulator:* `sim.configure(run_mode="device")` makes the simulator a board for the next cell, then
 # `run_mode="host"` makes it a PC again; on a real machine the cell runs once, in the machine's own mode. It
-# uses [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) (notebook 05 explains the
-# copy kinds), [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
+# uses [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) (notebook 05 explains the
+# copy kinds), [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html) and [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %% [markdown] tags=["lang:zh"]
 # ## 运行模式：程序运行在哪里？
@@ -270,8 +270,8 @@ print("set_device -> synchronize_stream(0) -> reset_device: the default context 
 # Device 到 Device，或者干脆省掉（acllite 在运行模式为 ACL_DEVICE 时选择 `ACL_MEMCPY_DEVICE_TO_DEVICE`）。
 #
 # *模拟器：* `sim.configure(run_mode="device")` 让模拟器在下一个单元格中扮演开发板，之后 `run_mode="host"` 再变回 PC；
-# 在真实机器上，该单元格按机器本身的运行模式只运行一次。它用到 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html)、
-# [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)（第 05 节讲解内存复制方向）、[`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。
+# 在真实机器上，该单元格按机器本身的运行模式只运行一次。它用到 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html)、
+# [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)（第 05 节讲解内存复制方向）、[`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html) 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)。
 
 # %%
 from acl_teach import backend

@@ -61,7 +61,7 @@ from acl_teach.lab import check_ret
 # %% [markdown] tags=["lang:en"]
 # ## ATC: ONNX → OM
 # The flags: `--model` the source file, `--framework=5` ONNX (0 is Caffe, 3 TensorFlow), `--output` the OM path
-# without `.om`, `--soc_version` the chip the OM will run on — what [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) returns
+# without `.om`, `--soc_version` the chip the OM will run on — what [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) returns
 # there (`Ascend310B4` on an Atlas 200I DK A2). **On the simulator** the cell runs `acl-teach atc`, an emulator
 # that takes the same flags and writes a simulator OM (a description plus the ONNX graph). **On a board** the
 # same cell runs CANN's own `atc` with the same flags, which compiles for the real chip:
@@ -75,7 +75,7 @@ from acl_teach.lab import check_ret
 # %% [markdown] tags=["lang:zh"]
 # ## ATC：ONNX → OM
 # 各参数：`--model` 源模型文件，`--framework=5` 表示 ONNX（0 是 Caffe，3 是 TensorFlow），`--output` 输出 OM 路径（不带 `.om`），
-# `--soc_version` OM 将运行的芯片——即在那台机器上 [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 的返回值（Atlas 200I DK A2 为 `Ascend310B4`）。
+# `--soc_version` OM 将运行的芯片——即在那台机器上 [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) 的返回值（Atlas 200I DK A2 为 `Ascend310B4`）。
 # **在模拟器上**，下面的单元格运行 `acl-teach atc`：一个接受相同参数、生成模拟器 OM（模型描述加 ONNX 图）的模拟工具。
 # **在开发板上**，同一个单元格用相同参数运行 CANN 自带的 `atc`，为真实芯片编译：
 # ```
@@ -100,15 +100,15 @@ print(subprocess.run(atc + flags, capture_output=True, text=True, cwd=workdir.na
 # [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html) reads the OM and returns `(model_id, ret)`; the system
 # allocates and manages the model's memory. The id is a small integer (the first model is usually 1) that
 # every later model call takes. A Context must be current: the model belongs to it, so the cell first runs
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) — once per kernel, with the one `acl.finalize` registered for
+# [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) — once per kernel, with the one `acl.finalize` registered for
 # the kernel's exit (notebook 01 says why) — then [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) and
 # [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html) (notebook 01).
 
 # %% [markdown] tags=["lang:zh"]
 # ## 从文件加载
-# [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html) 读取 OM，返回 `(model_id, ret)`；模型所需内存由系统申请和管理。
+# [`acl.mdl.load_from_file`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-load_from_file.md) 读取 OM，返回 `(model_id, ret)`；模型所需内存由系统申请和管理。
 # 模型 ID 是一个小整数（第一个模型通常为 1），之后所有模型相关调用都要用到它。加载时必须有当前 Context：模型属于这个 Context，所以单元格先调用
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)（每个内核一次，唯一的 `acl.finalize` 登记在内核退出时执行，原因见第 01 节），再调用 [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) 和 [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)（第 01 节）。
+# [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html)（每个内核一次，唯一的 `acl.finalize` 登记在内核退出时执行，原因见第 01 节），再调用 [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) 和 [`acl.rt.create_context`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/context/function-create_context.md)（第 01 节）。
 
 # %%
 om_path = os.path.join(workdir.name, "efficientnet_lite0.om")
@@ -134,7 +134,7 @@ print("load_from_file -> model_id", model_id)
 # (ACL_HOST) host memory — the bytes object itself will do —, on a board (ACL_DEVICE, the Atlas 200I DK A2) device
 # memory from `acl.rt.malloc`, into which the cell copies the file's bytes with [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html). [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html) returns `(work_size, weight_size, ret)`: how much
 # device memory the model needs for its work space and its weights. Allocate both with
-# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html) and hand them to
+# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html) and hand them to
 # [`acl.mdl.load_from_file_with_mem`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0141.html) (or `load_from_mem_with_mem`, the
 # fourth way): the model then lives in memory you control, for example memory you reuse between models that
 # never run at the same time.
@@ -151,7 +151,7 @@ print("load_from_file -> model_id", model_id)
 # model参数处需申请Host上的内存。Ascend RC形态下，model参数处需申请Device上的内存”——插卡的 PC（ACL_HOST）上用 Host 内存（bytes 对象
 # 本身即可），开发板（ACL_DEVICE，Atlas 200I DK A2）上用 `acl.rt.malloc` 申请的 Device 内存，单元格用 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 把文件内容复制进去。
 # [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html) 返回 `(work_size, weight_size, ret)`：
-# 模型执行所需的工作内存和权值内存大小。用 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html) 申请这两块内存，再交给
+# 模型执行所需的工作内存和权值内存大小。用 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html) 申请这两块内存，再交给
 # [`acl.mdl.load_from_file_with_mem`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0141.html)（或第四种方式 `load_from_mem_with_mem`）：
 # 这样模型就位于你控制的内存中，例如可以在不会同时运行的几个模型之间复用同一块内存。
 #
@@ -184,8 +184,8 @@ print("model ids:", model_id, model_id2, model_id3)
 
 # %% [markdown] tags=["lang:en"]
 # ## Unload, then free the memory you gave
-# [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs) releases a model. Memory you passed to a `*_with_mem` load belongs to you and
-# must outlive the model: free it with [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs) only **after** the unload. Unloading the
+# [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md) releases a model. Memory you passed to a `*_with_mem` load belongs to you and
+# must outlive the model: free it with [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html) only **after** the unload. Unloading the
 # same id twice is an error.
 #
 # *simulator:* the second unload returns 145003 (ACL_ERROR_GE_EXEC_MODEL_ID_INVALID). The public sources do not
@@ -194,8 +194,8 @@ print("model ids:", model_id, model_id2, model_id3)
 
 # %% [markdown] tags=["lang:zh"]
 # ## 先卸载，再释放你提供的内存
-# [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 卸载模型。传给 `*_with_mem` 加载接口的内存归你所有，必须比模型活得更久：**卸载之后**才能用
-# [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 释放。同一个模型 ID 卸载两次是错误的。
+# [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md) 卸载模型。传给 `*_with_mem` 加载接口的内存归你所有，必须比模型活得更久：**卸载之后**才能用
+# [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html) 释放。同一个模型 ID 卸载两次是错误的。
 #
 # *模拟器：* 第二次卸载返回 145003（ACL_ERROR_GE_EXEC_MODEL_ID_INVALID）。公开资料无法确认真实 pyACL 对重复卸载返回哪个错误码
 # （还有 100011 ACL_ERROR_INVALID_MODEL_ID）；请把它理解为“一个非 0 的 `ret`”，而不是这个确切的数字。
@@ -212,7 +212,7 @@ print("unload again ->", acl.mdl.unload(model_id))
 # %% [markdown] tags=["lang:en"]
 # ## Files that are not an OM for this machine
 # An ONNX file is not an OM; neither is an OM built for another chip or by the other converter. Loading one
-# fails. [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs) returns the runtime's latest error text (on the simulator it
+# fails. [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/exception/function-get_recent_err_msg.md) returns the runtime's latest error text (on the simulator it
 # explains the fix).
 #
 # *simulator:* loading the ONNX file returns 100013 (ACL_ERROR_PARSE_MODEL), the simulator's choice: the
@@ -225,7 +225,7 @@ print("unload again ->", acl.mdl.unload(model_id))
 # %% [markdown] tags=["lang:zh"]
 # ## 不是本机 OM 的文件
 # ONNX 文件不是 OM；为别的芯片构建的 OM、或由另一种转换工具生成的 OM，对本机来说也不是可用的 OM。加载它们会失败。
-# [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 返回运行时最近一次的错误描述（在模拟器上还会说明如何解决）。
+# [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/exception/function-get_recent_err_msg.md) 返回运行时最近一次的错误描述（在模拟器上还会说明如何解决）。
 #
 # *模拟器：* 加载 ONNX 文件返回 100013（ACL_ERROR_PARSE_MODEL），这是模拟器的选择：公开资料没有确定开发板对“不是 OM 的文件”
 # 返回哪个错误码。路径不存在时返回 145002 ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID，这是图引擎对无效模型路径的错误码（来自 GE 的源码；开发板上的 pyACL

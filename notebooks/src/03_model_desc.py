@@ -28,15 +28,15 @@ import numpy as np
 from acl_teach.lab import check_ret
 
 # %% [markdown] tags=["lang:en"]
-# First the usual start (notebooks 01 and 02): [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html),
+# First the usual start (notebooks 01 and 02): [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html),
 # [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html), [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html) and
 # [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html) on `at.models.default_om()` — the default model for
 # this backend. This notebook always uses that model, even after `acl-teach fetch resnet50`, so the numbers
 # below stay true.
 
 # %% [markdown] tags=["lang:zh"]
-# 先做常规的开头（第 01、02 节）：[`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)、[`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、
-# [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)，再用 [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html)
+# 先做常规的开头（第 01、02 节）：[`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html)、[`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、
+# [`acl.rt.create_context`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/context/function-create_context.md)，再用 [`acl.mdl.load_from_file`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-load_from_file.md)
 # 加载 `at.models.default_om()`——当前后端的默认模型。即使执行过 `acl-teach fetch resnet50`，本节也始终使用这个模型，
 # 所以下面的数字始终成立。
 
@@ -55,29 +55,29 @@ check_ret("acl.mdl.load_from_file", ret)
 
 # %% [markdown] tags=["lang:en"]
 # ## Create the desc, fill it, read it
-# [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) returns an empty desc handle (a creator: no `ret`);
-# [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(desc, model_id)` fills it — note the order, desc first. Then the getters,
-# each returning its value directly: [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and
-# [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs); per input the name
+# [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md) returns an empty desc handle (a creator: no `ret`);
+# [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md)`(desc, model_id)` fills it — note the order, desc first. Then the getters,
+# each returning its value directly: [`acl.mdl.get_num_inputs`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0197.html) and
+# [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0207.html); per input the name
 # ([`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html)), the data type
 # ([`acl.mdl.get_input_data_type`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0217.html)), the format
 # ([`acl.mdl.get_input_format`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0215.html)) and the size in bytes
-# ([`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)). The dims come as `(dict, ret)` with keys `name`,
+# ([`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md)). The dims come as `(dict, ret)` with keys `name`,
 # `dimCount`, `dims` from [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html); the outputs have the
 # matching [`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html),
-# [`acl.mdl.get_output_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0212.html), [`acl.mdl.get_output_data_type`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_output_format`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
+# [`acl.mdl.get_output_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0212.html), [`acl.mdl.get_output_data_type`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_output_data_type.md),
+# [`acl.mdl.get_output_format`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_format.md) and [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md).
 
 # %% [markdown] tags=["lang:zh"]
 # ## 创建、填充、读取模型描述
-# [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 返回一个空的描述句柄（创建类接口：没有 `ret`）；[`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(desc, model_id)`
-# 填充它——注意参数顺序，desc 在前。然后是各个查询接口，直接返回值：[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 与
-# [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)；每个输入的名称（[`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html)）、
-# 数据类型（[`acl.mdl.get_input_data_type`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0217.html)）、Format（[`acl.mdl.get_input_format`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0215.html)）
-# 和字节大小（[`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）。维度由 [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html)
+# [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md) 返回一个空的描述句柄（创建类接口：没有 `ret`）；[`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md)`(desc, model_id)`
+# 填充它——注意参数顺序，desc 在前。然后是各个查询接口，直接返回值：[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_num_inputs.md) 与
+# [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0198.html)；每个输入的名称（[`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html)）、
+# 数据类型（[`acl.mdl.get_input_data_type`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_data_type.md)）、Format（[`acl.mdl.get_input_format`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_input_format.md)）
+# 和字节大小（[`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md)）。维度由 [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html)
 # 以 `(dict, ret)` 返回，字典键为 `name`、`dimCount`、`dims`；输出有对应的 [`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html)、
-# [`acl.mdl.get_output_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0212.html)、[`acl.mdl.get_output_data_type`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
-# [`acl.mdl.get_output_format`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和 [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。
+# [`acl.mdl.get_output_dims`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_output_dims.md)、[`acl.mdl.get_output_data_type`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_output_data_type.md)、
+# [`acl.mdl.get_output_format`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_format.md) 和 [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md)。
 
 # %%
 desc = acl.mdl.create_desc()
@@ -111,7 +111,7 @@ for i in range(n_out):
 # set* on a dynamic model (`set_dynamic_batch_size` / `_hw_size`) — so, read after an execute, the shape of that
 # result — and the same as `get_output_dims` for a static one; the samples use it to shape results. [`acl.mdl.get_input_index_by_name`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0210.html) returns
 # `(index, ret)`; an unknown name gives ret 100000 (ACL_ERROR_INVALID_PARAM).
-# [`acl.mdl.get_output_index_by_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) does the same for outputs.
+# [`acl.mdl.get_output_index_by_name`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_output_index_by_name.md) does the same for outputs.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 读懂这些数字
@@ -119,12 +119,12 @@ for i in range(n_out):
 # 2 是 `ACL_FORMAT_ND`（不带排布含义）。大小等于各维度之积乘以每个元素的字节数——对动态模型则按最大档位计算（第 10 节）。
 # 输出名称遵循文档中 ONNX 模型的规则 `op:edge:outputname`：softmax 节点、它的第 0 个输出、图输出名 `prob`。
 #
-# 有两对查询接口长得很像。[`acl.mdl.get_input_dims_v2`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0202.html) 只在带静态 AIPP（编译进模型的图像预处理）的
+# 有两对查询接口长得很像。[`acl.mdl.get_input_dims_v2`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_input_dims_v2.md) 只在带静态 AIPP（编译进模型的图像预处理）的
 # 模型上与 `get_input_dims` 不同：它给出的维度之积等于输入的字节大小；对本模型两者一致。
 # [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) 对动态模型给出*当前所设档位*（`set_dynamic_batch_size` / `_hw_size`）的输出维度——
 # 所以在推理之后读取，就是这次结果的形状——对静态模型与 `get_output_dims` 相同；样例用它来整理推理结果的形状。[`acl.mdl.get_input_index_by_name`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0210.html)
 # 返回 `(index, ret)`；名称不存在时 ret 为 100000（ACL_ERROR_INVALID_PARAM）。
-# [`acl.mdl.get_output_index_by_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 对输出做同样的事。
+# [`acl.mdl.get_output_index_by_name`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_output_index_by_name.md) 对输出做同样的事。
 
 # %%
 print(1 * 3 * 224 * 224 * 2, "= input size (fp16)")
@@ -190,15 +190,15 @@ assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
 # ## Release
-# Each desc is destroyed with [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) (two here: yours and the step API's), the
-# model with [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs), then the Context and Device
+# Each desc is destroyed with [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md) (two here: yours and the step API's), the
+# model with [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md), then the Context and Device
 # ([`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html))
 # and, once when the kernel exits, [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html). A desc is only a description: destroying it does not unload the model,
 # and unloading does not destroy it.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 释放
-# 每个模型描述用 [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 销毁（这里有两个：你的和分步 API 的），模型用 [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 卸载，
+# 每个模型描述用 [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md) 销毁（这里有两个：你的和分步 API 的），模型用 [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md) 卸载，
 # 然后是 Context 和 Device（[`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)），
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) 在内核退出时执行一次。模型描述只是一份描述：销毁它不会卸载模型，卸载模型也不会销毁它。
 

@@ -36,13 +36,13 @@ import numpy as np
 from acl_teach.lab import check_ret
 
 # %% [markdown] tags=["lang:en"]
-# The start of notebooks 01–03: [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html), [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
+# The start of notebooks 01–03: [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html), [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
 # [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html), [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html)
-# on the default model, [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
+# on the default model, [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md) and [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md).
 
 # %% [markdown] tags=["lang:zh"]
-# 第 01–03 节的开头：[`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)、[`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、[`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)、
-# 用 [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html) 加载默认模型，再 [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和 [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。
+# 第 01–03 节的开头：[`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html)、[`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、[`acl.rt.create_context`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/context/function-create_context.md)、
+# 用 [`acl.mdl.load_from_file`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-load_from_file.md) 加载默认模型，再 [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md) 和 [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md)。
 
 # %%
 import atexit
@@ -62,11 +62,11 @@ check_ret("acl.mdl.get_desc", acl.mdl.get_desc(desc, model_id))
 # %% [markdown] tags=["lang:en"]
 # ## Raw pyACL: one dataset for the inputs, one for the outputs
 # This is the guide's code, made runnable. For each input (then each output): ask the desc for the size
-# ([`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) — for outputs
-# [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)), allocate that
-# many bytes of device memory with [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html), wrap them with
+# ([`acl.mdl.get_num_inputs`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0197.html), [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) — for outputs
+# [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0207.html), [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md)), allocate that
+# many bytes of device memory with [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html), wrap them with
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) and append the buffer to a dataset made by
-# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) with [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html).
+# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md) with [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html).
 # Appending is the only way in, so **the order you add is the order the model reads**: buffer *i* is input *i*.
 #
 # The second argument of `malloc` is the allocation policy: `ACL_MEM_MALLOC_HUGE_FIRST = 0` (huge pages if
@@ -75,10 +75,10 @@ check_ret("acl.mdl.get_desc", acl.mdl.get_desc(desc, model_id))
 
 # %% [markdown] tags=["lang:zh"]
 # ## 原始 pyACL：一个输入数据集，一个输出数据集
-# 下面就是指南中的示例代码，改成了可以运行的版本。对每个输入（然后是每个输出）：向模型描述查询大小（[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)；输出用 [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)），
-# 用 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html) 申请这么多字节的 Device 内存，用 [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) 包装，
-# 再用 [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) 追加到由 [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 创建的数据集中。
+# 下面就是指南中的示例代码，改成了可以运行的版本。对每个输入（然后是每个输出）：向模型描述查询大小（[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_num_inputs.md)、
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md)；输出用 [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0198.html)、[`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md)），
+# 用 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html) 申请这么多字节的 Device 内存，用 [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) 包装，
+# 再用 [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) 追加到由 [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md) 创建的数据集中。
 # 只能追加，所以**添加的顺序就是模型读取的顺序**：第 *i* 个缓冲就是第 *i* 个输入。
 #
 # `malloc` 的第二个参数是内存分配规则：`ACL_MEM_MALLOC_HUGE_FIRST = 0`（优先大页，样例的选择）、`ACL_MEM_MALLOC_HUGE_ONLY = 1`、
@@ -106,8 +106,8 @@ print("input sizes:", [i["size"] for i in input_items], "| output sizes:", [i["s
 
 # %% [markdown] tags=["lang:en"]
 # ## Looking inside
-# [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/tree/HEAD/python/docs) counts the buffers, [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
-# returns buffer *i* (0, a NULL handle, past the end), and [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and
+# [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_dataset_num_buffers.md) counts the buffers, [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md)
+# returns buffer *i* (0, a NULL handle, past the end), and [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/datatypes/function-get_data_buffer_addr.md) and
 # [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html) read the label back. The `BufferView` widget
 # shows the bytes the buffer points at.
 #
@@ -117,8 +117,8 @@ print("input sizes:", [i["size"] for i in input_items], "| output sizes:", [i["s
 
 # %% [markdown] tags=["lang:zh"]
 # ## 看看里面
-# [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 返回缓冲个数，[`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 返回第 *i* 个缓冲
-# （越界时返回 0，即空句柄），[`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和 [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html)
+# [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_dataset_num_buffers.md) 返回缓冲个数，[`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md) 返回第 *i* 个缓冲
+# （越界时返回 0，即空句柄），[`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/datatypes/function-get_data_buffer_addr.md) 和 [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html)
 # 读回标签上的地址和大小。`BufferView` 控件显示缓冲所指向的字节。
 #
 # *模拟器：* 新申请的 Device 内存显示为 `cd cd cd …`，因为模拟器会把每块新内存填成 0xCD，让“读取了没人写过的内存”一眼就能看出来。
@@ -159,16 +159,16 @@ check_ret("acl.rt.free", acl.rt.free(spare))
 
 # %% [markdown] tags=["lang:en"]
 # ## Release: each layer has its own call
-# Destroying a dataset ([`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) does not destroy its buffers; destroying a
-# buffer ([`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) does not free its memory; only [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
+# Destroying a dataset ([`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md)) does not destroy its buffers; destroying a
+# buffer ([`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md)) does not free its memory; only [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html)
 # does. The cell releases the layers one at a time; on the simulator the ledger shows what is still alive after
 # each (the model, its desc and the device stay until the end of the notebook). Notebook 08 discusses which
 # release orders are safe.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 释放：每一层都有自己的接口
-# 销毁数据集（[`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）不会销毁其中的缓冲；销毁缓冲（[`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）
-# 不会释放它指向的内存；只有 [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 才释放内存。下面的单元格逐层释放；在模拟器上，资源台账显示每一步之后仍然存活的资源
+# 销毁数据集（[`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md)）不会销毁其中的缓冲；销毁缓冲（[`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md)）
+# 不会释放它指向的内存；只有 [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html) 才释放内存。下面的单元格逐层释放；在模拟器上，资源台账显示每一步之后仍然存活的资源
 # （模型、模型描述和 Device 留到本节最后）。第 08 节讨论哪些释放顺序是安全的。
 
 # %%
@@ -232,12 +232,12 @@ print(feedback)
 assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
-# Release everything, in the order of notebooks 01–03: [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
+# Release everything, in the order of notebooks 01–03: [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md),
+# [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md), [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
 # [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html); [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) runs once, when the kernel exits.
 
 # %% [markdown] tags=["lang:zh"]
-# 按第 01–03 节的顺序释放全部资源：[`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
+# 按第 01–03 节的顺序释放全部资源：[`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md)、[`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md)、
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)；[`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) 在内核退出时执行一次。
 
 # %%

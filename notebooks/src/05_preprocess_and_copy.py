@@ -150,8 +150,8 @@ print("pyACL warns:", caught[0].message if caught else "(nothing)")
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)`(dst, dst_max, src, count, kind)` copies `count` bytes; `dst_max` is the
 # size of the destination, so the runtime can refuse a copy that would run past it. The kinds are
 # `ACL_MEMCPY_HOST_TO_HOST = 0`, `HOST_TO_DEVICE = 1`, `DEVICE_TO_HOST = 2`, `DEVICE_TO_DEVICE = 3`. Below: the
-# usual start ([`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html), [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
-# [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)), device memory from [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html),
+# usual start ([`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html), [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
+# [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)), device memory from [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html),
 # and the `BufferView` before and after the copy.
 #
 # *simulator:* "before" shows the simulator's 0xCD fill pattern; on hardware fresh memory holds undefined bytes.
@@ -160,8 +160,8 @@ print("pyACL warns:", caught[0].message if caught else "(nothing)")
 # ## Host → Device：`memcpy`
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)`(dst, dst_max, src, count, kind)` 复制 `count` 个字节；`dst_max` 是目的内存的大小，运行时据此拒绝
 # 越界的复制。复制方向 kind 的取值：`ACL_MEMCPY_HOST_TO_HOST = 0`、`HOST_TO_DEVICE = 1`、`DEVICE_TO_HOST = 2`、`DEVICE_TO_DEVICE = 3`。
-# 下面先做常规的开头（[`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)、[`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、[`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)），
-# 用 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html) 申请 Device 内存，并在复制前后查看 `BufferView`。
+# 下面先做常规的开头（[`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html)、[`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、[`acl.rt.create_context`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/context/function-create_context.md)），
+# 用 [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html) 申请 Device 内存，并在复制前后查看 `BufferView`。
 #
 # *模拟器：* “before”一行显示的是模拟器的 0xCD 填充图案；在硬件上，新内存中是未定义的字节。
 
@@ -259,22 +259,22 @@ if lab.on_simulator():
 # On a board (ACL_DEVICE) there is no host side: a model's input is filled by a **device-to-device** copy, or
 # by no copy at all when the data already sits in device memory. It is also how you keep data whose `bytes`
 # object will not live: copy it into device memory you own. [`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/appdevgapi/aclpythondevg_01_0121.html)
-# takes one more argument, a stream made by [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs): it only *queues* the copy. Unlike `memcpy`,
+# takes one more argument, a stream made by [`acl.rt.create_stream`](https://hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/aadgp/aclpythondevg_01_0074.html): it only *queues* the copy. Unlike `memcpy`,
 # whose `kind` the pages call reserved, `memcpy_async`'s `kind` is a real parameter — write the true direction — and
 # on a PC with a card (EP) a host-to-host async copy is not supported; the copy
 # is done when [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) returns (the official page
 # asks for 64-byte-aligned addresses, and with host memory that is not page-locked — not from
 # [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) — the call returns only once the copy is done). Reading device memory back from the host takes one more
-# copy, device → host, into host memory ([`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs) releases it).
+# copy, device → host, into host memory ([`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md) releases it).
 
 # %% [markdown] tags=["lang:zh"]
 # ## Device → Device，同步与异步
 # 在开发板上（ACL_DEVICE）没有 Host 一侧：模型输入用 **Device 到 Device** 的内存复制填充，数据本来就在 Device 内存中时甚至不用复制。
 # 想保住一份其 `bytes` 对象活不长的数据，也是这样做：把它复制到你自己拥有的 Device 内存中。[`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/appdevgapi/aclpythondevg_01_0121.html)
-# 多一个参数，即由 [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 创建的 Stream：它只是把复制任务*放入队列*。与 `memcpy`（页面称其 `kind` 为预留参数）不同，`memcpy_async` 的 `kind` 是真正起作用的参数——要写真实的方向；在插卡的 PC（EP）上不支持 Host 到 Host 的异步复制。复制在
+# 多一个参数，即由 [`acl.rt.create_stream`](https://hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/aadgp/aclpythondevg_01_0074.html) 创建的 Stream：它只是把复制任务*放入队列*。与 `memcpy`（页面称其 `kind` 为预留参数）不同，`memcpy_async` 的 `kind` 是真正起作用的参数——要写真实的方向；在插卡的 PC（EP）上不支持 Host 到 Host 的异步复制。复制在
 # [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) 返回时才算完成（官方文档要求地址 64 字节对齐；若 Host 内存不是锁页内存——不是由
 # [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) 申请的——该接口要等复制完成才返回）。要在 Host 上读回 Device 内存，还需要再做一次 Device → Host 的复制，
-# 复制到 Host 内存中（用 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 释放）。
+# 复制到 Host 内存中（用 [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md) 释放）。
 
 # %%
 copy_ptr, ret = acl.rt.malloc(size, 0)
@@ -290,11 +290,11 @@ check_ret("acl.rt.memcpy", acl.rt.memcpy(host_ptr, size, copy_ptr, size, 2))   #
 print("device copy equals the image:", acl.util.ptr_to_bytes(host_ptr, size) == host_bytes)
 
 # %% [markdown] tags=["lang:en"]
-# Release what this part made — [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# Release what this part made — [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md), [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html),
 # [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html):
 
 # %% [markdown] tags=["lang:zh"]
-# 释放这一部分创建的资源——[`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html)：
+# 释放这一部分创建的资源——[`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)、[`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html)、[`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html)：
 
 # %%
 check_ret("acl.rt.free_host", acl.rt.free_host(host_ptr))
@@ -326,15 +326,15 @@ print(at.copy_to_device(x, inputs, 0, desc=d))
 #    (short side to 256 bicubic, centre crop 224, RGB, `(x − 127) / 128`, fp16, NCHW with the batch axis). The
 #    checker compares your array with the recipe's own preprocessing of the same photo, within a tolerance.
 # 2. Write `copy_in(array, dataset)`: copy the array into the device memory of the dataset's buffer 0 with
-#    `acl.rt.memcpy` (host to device) and return the `ret`; the buffer is [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(dataset, 0)`,
-#    its address [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(buffer)`. The checker reads the bytes back from the device.
+#    `acl.rt.memcpy` (host to device) and return the `ret`; the buffer is [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md)`(dataset, 0)`,
+#    its address [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/datatypes/function-get_data_buffer_addr.md)`(buffer)`. The checker reads the bytes back from the device.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 练习（2 + 2 分）
 # 1. 用 PIL 和 NumPy 手写默认模型的 `preprocess(path)`：上面的 EfficientNet-Lite 配方（短边双三次缩放到 256，居中裁剪 224，RGB，
 #    `(x − 127) / 128`，fp16，NCHW 并带 batch 维）。检查器把你的数组与该配方对同一张照片的预处理结果比较，允许一定误差。
 # 2. 编写 `copy_in(array, dataset)`：用 `acl.rt.memcpy`（Host 到 Device）把数组复制到数据集缓冲 0 的 Device 内存中，返回 `ret`；
-#    缓冲是 [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(dataset, 0)`，它的地址是 [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(buffer)`。
+#    缓冲是 [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md)`(dataset, 0)`，它的地址是 [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/datatypes/function-get_data_buffer_addr.md)`(buffer)`。
 #    检查器会从 Device 上把字节读回来。
 
 # %% tags=["solution", "grade_id:nb05-preprocess"]
@@ -370,12 +370,12 @@ print(feedback)
 assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
-# Release: the step API's records, then [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# Release: the step API's records, then [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md), [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md),
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html);
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) runs once, when the kernel exits.
 
 # %% [markdown] tags=["lang:zh"]
-# 释放：先是分步 API 的记录，然后 [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
+# 释放：先是分步 API 的记录，然后 [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md)、[`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md)、
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)；[`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) 在内核退出时执行一次。
 
 # %%

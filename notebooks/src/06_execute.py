@@ -78,11 +78,11 @@ print("execute ->", ret, "| top class:", int(at.unpack_outputs(d, outputs, res).
 # %% [markdown] tags=["lang:en"]
 # ## What execute checks
 # One buffer per input and per output, each at least the size the desc gives, and a loaded model. The cell
-# breaks each rule once, building small datasets with [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) and
+# breaks each rule once, building small datasets with [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md),
+# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) and
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html), then releases them
-# ([`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)). [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs) gives the runtime's text
+# ([`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md), [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html),
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md)). [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/exception/function-get_recent_err_msg.md) gives the runtime's text
 # for the last failure.
 #
 # *simulator:* the codes here are the simulator's choice. AscendCL defines 100017 ACL_ERROR_MODEL_INPUT_NOT_MATCH
@@ -93,9 +93,9 @@ print("execute ->", ret, "| top class:", int(at.unpack_outputs(d, outputs, res).
 # %% [markdown] tags=["lang:zh"]
 # ## 推理接口检查什么
 # 每个输入、每个输出各一个缓冲，每个缓冲不小于模型描述给出的大小，以及模型已加载。下面的单元格逐条违反这些规则：用
-# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html)、[`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) 和
-# [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) 构造小数据集，最后释放它们（[`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
-# [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)）。[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 返回运行时对上一次失败的描述。
+# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md)、[`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html)、[`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html) 和
+# [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) 构造小数据集，最后释放它们（[`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md)、
+# [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html)、[`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md)）。[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/exception/function-get_recent_err_msg.md) 返回运行时对上一次失败的描述。
 #
 # *模拟器：* 这里的错误码是模拟器的选择。AscendCL 定义了 100017 ACL_ERROR_MODEL_INPUT_NOT_MATCH（输出对应 100018），图引擎定义了
 # 数据大小错误的 145006 和模型 ID 无效的 145003，但没有公开资料能确认真实 pyACL 在每种情形下返回哪一个。在开发板上请只依赖
@@ -121,7 +121,7 @@ check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(one_too_few))
 # %% [markdown] tags=["lang:en"]
 # ## Reading any code
 # A code's first digit is its class ([aclError classes](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html)): 1xxxxx your call or environment — fix the
-# code; 2xxxxx resources — memory, device, an unsupported feature; 3xxxxx business limits; 5xxxxx internal —
+# code; 2xxxxx resources — memory, device, an unsupported feature; 3xxxxx a service failed (a queue full or empty, for example); 5xxxxx internal —
 # collect the logs (`$HOME/ascend/log`) and report. The next digits name the component: 100xxx AscendCL, 107xxx /
 # 207xxx / 507xxx the runtime, 145xxx / 245xxx / 545xxx the graph engine. `acl-teach explain CODE` and the widget
 # below give the meaning, usual cause and fix; type another code into it.
@@ -133,7 +133,7 @@ check_ret("acl.mdl.destroy_dataset", acl.mdl.destroy_dataset(one_too_few))
 # %% [markdown] tags=["lang:zh"]
 # ## 读懂任意错误码
 # 错误码的第一位是类别（[aclError 错误码分类](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/900beta2/API/appdevgapi/aclcppdevg_03_1345.html)）：1xxxxx 是调用方或环境的问题——改代码；2xxxxx 是资源问题——内存、设备、
-# 不支持的特性；3xxxxx 是业务限制；5xxxxx 是内部错误——收集日志（`$HOME/ascend/log`）并反馈。接下来几位表示组件：100xxx 是 AscendCL，
+# 不支持的特性；3xxxxx 是业务功能异常（例如队列满、队列空）；5xxxxx 是内部错误——收集日志（`$HOME/ascend/log`）并反馈。接下来几位表示组件：100xxx 是 AscendCL，
 # 107xxx / 207xxx / 507xxx 是运行时，145xxx / 245xxx / 545xxx 是图引擎。`acl-teach explain CODE` 和下面的控件给出错误码的含义、常见原因和
 # 解决方法；可以在控件里输入别的错误码试试。
 #
@@ -158,10 +158,10 @@ except at.AclError as err:
 # index that belongs to each name". The next cell builds a tiny ONNX model with inputs `image` and `mask`
 # (outputs: their sum and their product) and converts it with `at.models.convert` — the emulator here, CANN's
 # `atc` on a board. The data arrives keyed by name in the *wrong* order; the loop asks the desc which name is
-# index *i*. It uses [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html), [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html) and
+# index *i*. It uses [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html), [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md),
+# [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md), [`acl.mdl.get_num_inputs`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0197.html),
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md), [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0207.html),
+# [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md), [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html) and
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html).
 
 # %% [markdown] tags=["lang:zh"]
@@ -170,9 +170,9 @@ except at.AclError as err:
 # [`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html) 接口获取输入、输出的名称，根据输入、输出名称所对应的 index 的
 # 顺序添加”。下一个单元格构造一个很小的 ONNX 模型，输入为 `image` 和 `mask`（输出为两者之和与之积），用 `at.models.convert` 转换——
 # 这里用模拟工具，开发板上用 CANN 的 `atc`。数据按名称给出，而且顺序是*错*的；循环向模型描述询问第 *i* 个输入叫什么。用到的接口有
-# [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html)、[`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
-# [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
-# [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html) 和 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)。
+# [`acl.mdl.load_from_file`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-load_from_file.md)、[`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md)、[`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md)、
+# [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_num_inputs.md)、[`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md)、[`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0198.html)、
+# [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md)、[`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html) 和 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)。
 
 # %%
 import onnx, os, tempfile
@@ -216,17 +216,17 @@ check_ret("acl.mdl.execute", acl.mdl.execute(two_id, two_in, two_out))
 
 # %% [markdown] tags=["lang:en"]
 # Read both outputs back (notebook 07 explains these calls: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
-# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html), [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) and release the
-# model's resources — the buffers found through [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and
-# [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs), the datasets, the memory, then [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
-# and [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs). `image + mask` and `image × mask` come out right only because each
+# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html), [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)) and release the
+# model's resources — the buffers found through [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_dataset_num_buffers.md) and
+# [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md), the datasets, the memory, then [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md)
+# and [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md). `image + mask` and `image × mask` come out right only because each
 # buffer sits at its name's index.
 
 # %% [markdown] tags=["lang:zh"]
 # 把两个输出读回来（第 07 节讲解这些接口：[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、[`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)、
-# [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)），再释放这个模型的资源——通过 [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和
-# [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 找到的缓冲、数据集、内存，然后 [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和
-# [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。`image + mask` 和 `image × mask` 之所以正确，只是因为每个缓冲都放在了其名称对应的索引上。
+# [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)），再释放这个模型的资源——通过 [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_dataset_num_buffers.md) 和
+# [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md) 找到的缓冲、数据集、内存，然后 [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md) 和
+# [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md)。`image + mask` 和 `image × mask` 之所以正确，只是因为每个缓冲都放在了其名称对应的索引上。
 
 # %%
 for name, ptr, size in out_ptrs:
@@ -260,25 +260,41 @@ _ = timed("copy back", at.unpack_outputs, d, outputs, res)
 print(f"execute took {run.elapsed_ms:.1f} ms")
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise (2 points)
-# Write `run_model(model_id, inputs, outputs)`: run the model synchronously on the two step-API datasets (their raw
-# handles are `.dataset`) and return the `ret`. The checker fills the output buffers with a marker first and looks
-# at them afterwards: an execute must overwrite them.
+# ## Exercise (3 points)
+# So far the step API built the output dataset for you. Write `run_model(model_id, desc, input_dataset)` that
+# builds it **itself** and runs the model: for each output the desc reports (`acl.mdl.get_num_outputs`), a device
+# buffer of `acl.mdl.get_output_size_by_index` bytes (`acl.rt.malloc`), wrapped with `acl.create_data_buffer` and
+# added to a dataset from `acl.mdl.create_dataset` (`acl.mdl.add_dataset_buffer`); then one synchronous
+# `acl.mdl.execute` into it, its `ret` checked; return the output dataset handle. The checker runs the same inputs
+# through its own execute and compares every output byte for byte; it accepts only a dataset your function
+# created, in buffers your function allocated — the notebook's `outputs`, or its buffers, do not pass — and then
+# releases what you returned.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习（2 分）
-# 编写 `run_model(model_id, inputs, outputs)`：在两个分步 API 数据集上（原始句柄是 `.dataset`）同步执行模型，返回 `ret`。检查器先用一个
-# 标记填满输出缓冲，之后再查看：一次推理必须覆盖它们。
+# ## 练习（3 分）
+# 到目前为止，输出数据集都是分步 API 替你构造的。编写 `run_model(model_id, desc, input_dataset)`，**自己**构造它并运行模型：对 desc 报告的每个
+# 输出（`acl.mdl.get_num_outputs`），申请 `acl.mdl.get_output_size_by_index` 字节的 Device 缓冲（`acl.rt.malloc`），用 `acl.create_data_buffer`
+# 包装，加入由 `acl.mdl.create_dataset` 创建的数据集（`acl.mdl.add_dataset_buffer`）；然后同步执行一次 `acl.mdl.execute`，检查它的 `ret`；
+# 返回输出数据集句柄。检查器用自己的推理处理同样的输入，逐字节比较每个输出；它只接受你的函数新建的数据集、你的函数申请的缓冲——notebook 里的
+# `outputs` 或它的缓冲都通不过——之后由检查器释放你返回的东西。
 
 # %% tags=["solution", "grade_id:nb06-execute"]
-def run_model(model_id, inputs, outputs):
-    """One synchronous execute; returns its ret."""
+def run_model(model_id, desc, input_dataset):
+    """An output dataset built from the desc, one synchronous execute into it; returns the dataset."""
     ### BEGIN SOLUTION
-    return acl.mdl.execute(model_id, inputs.dataset, outputs.dataset)
+    outputs = acl.mdl.create_dataset()
+    for i in range(acl.mdl.get_num_outputs(desc)):
+        size = acl.mdl.get_output_size_by_index(desc, i)
+        ptr, ret = acl.rt.malloc(size, 0)
+        check_ret("acl.rt.malloc", ret)
+        _, ret = acl.mdl.add_dataset_buffer(outputs, acl.create_data_buffer(ptr, size))
+        check_ret("acl.mdl.add_dataset_buffer", ret)
+    check_ret("acl.mdl.execute", acl.mdl.execute(model_id, input_dataset, outputs))
+    return outputs
     ### END SOLUTION
 
-# %% tags=["grade", "points:2", "grade_id:nb06-execute-test"]
-feedback = lab.check_execute(run_model, model.model_id, inputs, outputs)
+# %% tags=["grade", "points:3", "grade_id:nb06-execute-test"]
+feedback = lab.check_run_model(run_model, model.model_id, d.model_desc, inputs.dataset)
 print(feedback)
 assert feedback, feedback
 
@@ -320,7 +336,7 @@ plots.step_times(took)
 # * `acl.mdl.execute(model_id, inputs, outputs)` 在输出写好之后返回；要检查它的 `ret`。
 # * 它要求每个输入、每个输出各有一个足够大的缓冲，按索引顺序排列，并且模型已加载；每种违规对应的确切错误码没有公开记载
 #   （模拟器的选择已标注）。
-# * 错误码第一位是类别（1 调用方，2 资源，3 业务限制，5 内部），接下来几位表示组件。`check_ret` 把悄无声息的失败变成能说明情况的异常。
+# * 错误码第一位是类别（1 调用方，2 资源，3 业务功能异常，5 内部），接下来几位表示组件。`check_ret` 把悄无声息的失败变成能说明情况的异常。
 # * 有多个输入时，按 `get_input_name_by_index` 给出的顺序添加缓冲。
 
 # %% [markdown] tags=["lang:en"]

@@ -91,12 +91,12 @@ Top5View(top, image=at.models.image("chelsea.png"))
 # `execute_async` and [`acl.rt.launch_callback`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0105.html)`(fn, user_data, block_type, stream)`:
 # when the stream reaches the callback — after the inference before it — `fn(user_data)` runs in the thread.
 # `user_data` is a **list**, as the documentation gives it; block type 1 (`ACL_CALLBACK_BLOCK`) makes the stream
-# wait for the callback. Afterwards: `synchronize_stream`, [`acl.rt.unsubscribe_report`](https://github.com/hicann/runtime/tree/HEAD/python/docs), set the
+# wait for the callback. Afterwards: `synchronize_stream`, [`acl.rt.unsubscribe_report`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/control/function-unsubscribe_report.md), set the
 # exit flag, [`acl.util.stop_thread`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha003/API/appdevgapi/aclpythondevg_01_0059.html).
 #
 # Each image gets its own datasets, because all three inferences are in flight at once. The callback copies its
 # image's output back ([`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html),
-# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html), [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) and keeps the top
+# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html), [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)) and keeps the top
 # class. A `launch_callback` on a stream no thread subscribed to fails with 107015
 # (ACL_ERROR_RT_STREAM_NO_CB_REG), as a public experiment shows; the first line tries it.
 
@@ -107,11 +107,11 @@ Top5View(top, image=at.models.image("chelsea.png"))
 # 最多等待 `timeout_ms`，执行已到期的回调（没有任务时超时返回是正常的，样例忽略这个 `ret`）。[`acl.rt.subscribe_report`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0103.html)
 # 把这个线程绑定到 Stream。然后对每张图片调用 `execute_async` 和 [`acl.rt.launch_callback`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0105.html)`(fn, user_data, block_type, stream)`：
 # 当 Stream 执行到这个回调——在它之前的推理完成之后——`fn(user_data)` 就在那个线程中运行。按文档，`user_data` 是一个**列表**；
-# 阻塞类型 1（`ACL_CALLBACK_BLOCK`）让 Stream 等待回调执行完。结束时：`synchronize_stream`、[`acl.rt.unsubscribe_report`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
+# 阻塞类型 1（`ACL_CALLBACK_BLOCK`）让 Stream 等待回调执行完。结束时：`synchronize_stream`、[`acl.rt.unsubscribe_report`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/control/function-unsubscribe_report.md)、
 # 设置退出标志、[`acl.util.stop_thread`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha003/API/appdevgapi/aclpythondevg_01_0059.html)。
 #
 # 每张图片都有自己的数据集，因为三次推理同时在途。回调函数把本图片的输出复制回来（[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、
-# [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)、[`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)、[`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)），并记下最可能的类别。
+# [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)、[`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)、[`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)），并记下最可能的类别。
 # 在没有线程订阅的 Stream 上调用 `launch_callback` 会失败，返回 107015（ACL_ERROR_RT_STREAM_NO_CB_REG），这一点有公开的实验为证；
 # 第一行就试了一下。
 

@@ -35,7 +35,7 @@ if acl.init() == 0:                  # one acl.init per kernel (a process); Run 
 # Fourteen buttons for the thirteen steps (step 5 has two: the input and the output dataset). A step that is clicked too early is refused with the reason — the copy needs
 # the input buffers, the execute needs the copy — which is the order of the whole series in one widget. The first
 # stepper is yours to click from step 1; the second is clicked by code.
-# The cell above already called [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) once for this kernel (and registered [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) for its exit), so
+# The cell above already called [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) once for this kernel (and registered [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) for its exit), so
 # the stepper's step 1 answers 100002 and its step 13 leaves the finalize to the kernel's exit: one of each per
 # process (notebook 01).
 
@@ -43,7 +43,7 @@ if acl.init() == 0:                  # one acl.init per kernel (a process); Run 
 # ## 流程单步器
 # 十三个步骤共十四个按钮（第 5 步分为两个：输入数据集和输出数据集）。过早点击某一步会被拒绝并说明原因——复制需要输入缓冲，推理需要先复制——整个系列的顺序就在这一个控件里。第一个单步器
 # 留给你从第 1 步开始点击；第二个由代码点击。
-# 上面的单元格已经为本内核调用过一次 [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html)（并登记了退出时执行的 [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)），所以单步器的第 1 步返回 100002，第 13 步把
+# 上面的单元格已经为本内核调用过一次 [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html)（并登记了退出时执行的 [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)），所以单步器的第 1 步返回 100002，第 13 步把
 # finalize 留给内核退出时执行：每个进程各一次（第 01 节）。
 
 # %%
@@ -64,36 +64,36 @@ print(clicked.message)
 # ## Every step and its pyACL calls
 # | step | pyACL calls (official page at first mention) |
 # |---|---|
-# | init | [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) |
+# | init | [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) |
 # | resources | [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html), [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html), `acl.rt.create_stream`, [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) |
 # | load | [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html) (or `_from_mem`, `_with_mem`, after [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html)) |
 # | desc | `acl.mdl.create_desc`, `get_desc`, [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html), … |
-# | datasets | [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html), [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) |
+# | datasets | [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html), [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) |
 # | copy | [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) |
 # | execute | [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html) or [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0147.html) + [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) |
 # | unpack | [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html), `memcpy`, [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html), [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) |
 # | release | `acl.destroy_data_buffer`, `acl.mdl.destroy_dataset`, `acl.rt.free`, `acl.mdl.unload`, `acl.mdl.destroy_desc`, [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html), [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html) |
 # | finalize | [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) |
 #
-# The calls without a page link are in the [pyACL API reference](https://github.com/hicann/runtime/tree/HEAD/python/docs). Each record of the stepper and of
+# The calls without a link here are linked to their own pages where notebooks 01–10 first use them. Each record of the stepper and of
 # the step API prints the exact calls it made with `.code()`.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 每一步及其 pyACL 调用
 # | 步骤 | pyACL 调用（首次出现处链接官方页面） |
 # |---|---|
-# | 初始化 | [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html) |
-# | 运行管理资源 | [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、[`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)、`acl.rt.create_stream`、[`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) |
-# | 加载模型 | [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html)（或 `_from_mem`、`_with_mem`，先调用 [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html)） |
+# | 初始化 | [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) |
+# | 运行管理资源 | [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)、[`acl.rt.create_context`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/context/function-create_context.md)、`acl.rt.create_stream`、[`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) |
+# | 加载模型 | [`acl.mdl.load_from_file`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-load_from_file.md)（或 `_from_mem`、`_with_mem`，先调用 [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html)） |
 # | 模型描述 | `acl.mdl.create_desc`、`get_desc`、[`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html) …… |
-# | 数据集 | [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html)、[`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)、[`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) |
+# | 数据集 | [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html)、[`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)、[`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html) |
 # | 内存复制 | [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)、[`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) |
 # | 推理 | [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)，或 [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0147.html) + [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) |
 # | 取出结果 | [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、`memcpy`、[`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html)、[`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) |
 # | 释放 | `acl.destroy_data_buffer`、`acl.mdl.destroy_dataset`、`acl.rt.free`、`acl.mdl.unload`、`acl.mdl.destroy_desc`、[`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html)、[`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html)、[`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html) |
 # | 去初始化 | [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) |
 #
-# 没有页面链接的调用可在 [pyACL API 参考](https://github.com/hicann/runtime/tree/HEAD/python/docs)中查到。单步器和分步 API 的每条记录都能用 `.code()` 打印出它实际做过的调用。
+# 这里没有链接的调用，在第 01–10 节首次使用它们的地方都链接了各自的页面。单步器和分步 API 的每条记录都能用 `.code()` 打印出它实际做过的调用。
 
 # %% [markdown] tags=["lang:en"]
 # ## One `Session` for several photos
@@ -170,55 +170,72 @@ print(row["image"].split("/")[-1], row["top"][0])
 # （开发板上是 ACL_DEVICE，`malloc_host` 得到的是 Device 内存）；以及模拟器的附加功能（资源台账、泄漏报告、警告），这些单元格在板上会跳过。
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise (2 points)
-# The step API ran the whole flow; now read its result with raw calls. Write `top5(outputs)`: copy output 0 to the
-# host with `acl.rt.memcpy` and return the five best classes, best first. The visible test uses the espresso
-# photo; a hidden test uses another one.
-# The calls: [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html), then `malloc_host`, `memcpy`, `ptr_to_bytes` and [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
+# ## Exercise (3 points): the loop of a pipeline
+# A `Session` pays the one-off steps once and then repeats only the per-image part — that split is what makes a
+# pipeline fast (notebook 06 measured it). Write that per-image part in raw pyACL:
+# `classify_all(model_id, inputs, outputs, desc, photos)` gets a loaded model, its two step-API datasets (raw handles
+# `.dataset`; the buffers' addresses via [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md) and [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/datatypes/function-get_data_buffer_addr.md)) and its
+# desc, and a list of photo paths. For each photo: preprocess on the host (`at.preprocess(path)`, notebook 05), copy
+# into the input buffer (`acl.rt.memcpy`, kind 1), `acl.mdl.execute`, copy the output back (`malloc_host`,
+# `memcpy` kind 2, `ptr_to_bytes`, `free_host`) and take the top-1 class; return the list of top-1 classes, in the
+# photos' order. No device, stream or model is opened inside: the checker fails a function that loads per photo,
+# counts one copy in, one execute and one copy out per photo, and compares with its own run; the hidden test uses
+# another list of photos.
+#
+# The calls: [`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html), [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习（2 分）
-# 分步 API 跑完了整个流程；现在用原始调用读取它的结果。编写 `top5(outputs)`：用 `acl.rt.memcpy` 把输出 0 复制到 Host，返回得分最高的
-# 五个类别，从高到低。可见的测试用浓缩咖啡照片，隐藏测试用另一张。
-# 用到的调用：[`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html)，然后是 `malloc_host`、`memcpy`、`ptr_to_bytes` 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。
+# ## 练习（3 分）：流水线的循环
+# `Session` 只付一次一次性步骤的代价，之后只重复每张图片的那一部分——正是这种划分让流水线变快（第 06 节测过）。用原始 pyACL 写出这每张图片的部分：
+# `classify_all(model_id, inputs, outputs, desc, photos)` 接收已加载的模型、它的两个分步 API 数据集（原始句柄为 `.dataset`；缓冲地址用
+# [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md) 和 [`acl.get_data_buffer_addr`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/datatypes/function-get_data_buffer_addr.md) 取得）、它的 desc，以及照片路径列表。对每张照片：在 Host 上预处理（`at.preprocess(path)`，
+# 第 05 节），复制进输入缓冲（`acl.rt.memcpy`，kind 1），`acl.mdl.execute`，把输出拷回（`malloc_host`、kind 2 的 `memcpy`、`ptr_to_bytes`、
+# `free_host`），取 top-1 类别；按照片顺序返回 top-1 类别列表。函数里不打开 Device、Stream 或模型：检查器会判每张照片都加载模型的函数不通过，
+# 会数每张照片是否正好一次复制、一次推理、一次拷回，并与自己的运行结果比较；隐藏测试使用另一组照片。
+#
+# 用到的调用：[`acl.get_data_buffer_size_v2`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0020.html)、[`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)。
 
-# %% tags=["solution", "grade_id:nb11-top5"]
+# %% tags=["solution", "grade_id:nb11-loop"]
 from acl_teach.lab import check_ret
 
-def top5(outputs):
-    """D2H copy of output 0, then the five best classes, best first."""
+def classify_all(model_id, inputs, outputs, desc, photos):
+    """Per photo: preprocess, copy in, execute, copy back, top-1; the model and datasets are reused."""
     ### BEGIN SOLUTION
-    buf = acl.mdl.get_dataset_buffer(outputs.dataset, 0)
-    ptr, size = acl.get_data_buffer_addr(buf), acl.get_data_buffer_size_v2(buf)
-    host, ret = acl.rt.malloc_host(size)
-    check_ret("acl.rt.malloc_host", ret)
-    check_ret("acl.rt.memcpy", acl.rt.memcpy(host, size, ptr, size, 2))
-    scores = np.frombuffer(acl.util.ptr_to_bytes(host, size), np.float32)
-    check_ret("acl.rt.free_host", acl.rt.free_host(host))
-    return [int(i) for i in scores.argsort()[-1:-6:-1]]
+    in_buf = acl.mdl.get_dataset_buffer(inputs.dataset, 0)
+    in_ptr, in_size = acl.get_data_buffer_addr(in_buf), acl.get_data_buffer_size_v2(in_buf)
+    out_buf = acl.mdl.get_dataset_buffer(outputs.dataset, 0)
+    out_ptr, out_size = acl.get_data_buffer_addr(out_buf), acl.get_data_buffer_size_v2(out_buf)
+    best = []
+    for path in photos:
+        data = at.preprocess(path).tobytes()            # alive while its pointer is used
+        check_ret("acl.rt.memcpy", acl.rt.memcpy(in_ptr, in_size, acl.util.bytes_to_ptr(data), len(data), 1))
+        check_ret("acl.mdl.execute", acl.mdl.execute(model_id, inputs.dataset, outputs.dataset))
+        host, ret = acl.rt.malloc_host(out_size)
+        check_ret("acl.rt.malloc_host", ret)
+        check_ret("acl.rt.memcpy", acl.rt.memcpy(host, out_size, out_ptr, out_size, 2))
+        scores = np.frombuffer(acl.util.ptr_to_bytes(host, out_size), np.float32)
+        check_ret("acl.rt.free_host", acl.rt.free_host(host))
+        best.append(int(scores.argmax()))
+    return best
     ### END SOLUTION
 
-# %% tags=["grade", "points:2", "grade_id:nb11-top5-test"]
-def classify_with(photo, check):
-    """The step API's flow on one photo, with `check(outputs)` between the execute and the release."""
-    res = at.request_resources(0)                      # the kernel is initialised (first cell)
-    model = at.load_model(at.models.default_om()); d = at.query_desc(model)
-    inputs, outputs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
-    at.copy_to_device(at.preprocess(at.models.image(photo)), inputs, 0, res, d)
-    at.execute(model, inputs, outputs)
-    try:
-        return check(outputs)
-    finally:
-        at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)
-        at.release_resources(res)
-
-feedback = classify_with("coffee.png", lambda outputs: lab.check_top5(top5, outputs))
-print(feedback)
-assert feedback, feedback
-### BEGIN HIDDEN TESTS
-feedback = classify_with("chelsea.png", lambda outputs: lab.check_top5(top5, outputs))
-assert feedback, feedback
-### END HIDDEN TESTS
+# %% tags=["grade", "points:3", "grade_id:nb11-loop-test"]
+res = at.request_resources(0)                      # the kernel is initialised (first cell)
+model = at.load_model(at.models.default_om()); d = at.query_desc(model)
+inputs, outputs = at.build_dataset(d, "input"), at.build_dataset(d, "output")
+try:
+    photos = [at.models.image(p) for p in ("coffee.png", "chelsea.png")]
+    feedback = lab.check_classify_loop(classify_all, model.model_id, inputs, outputs, d, photos)
+    print(feedback)
+    assert feedback, feedback
+    ### BEGIN HIDDEN TESTS
+    photos = [at.models.image(p) for p in ("rocket.jpg", "coffee.png", "chelsea.png", "rocket.jpg")]
+    feedback = lab.check_classify_loop(classify_all, model.model_id, inputs, outputs, d, photos)
+    assert feedback, feedback
+    ### END HIDDEN TESTS
+finally:
+    at.release_dataset(inputs); at.release_dataset(outputs); at.unload_model(model, d)
+    at.release_resources(res)
 
 # %% [markdown] tags=["lang:en"]
 # ## Summary

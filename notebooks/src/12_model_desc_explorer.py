@@ -62,20 +62,20 @@ print(list(models))
 # %% [markdown] tags=["lang:en"]
 # ## A generic `print_model_desc`
 # In the spirit of the learner's `PrintModelDesc`: one function for any loaded model, built only from getters —
-# [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_num_inputs`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0197.html), [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0207.html),
 # [`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html), [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html),
-# [`acl.mdl.get_input_data_type`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0217.html), [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.get_input_data_type`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0217.html), [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md),
 # [`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html), [`acl.mdl.get_output_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0212.html),
-# [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs), and the gears from [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html).
+# [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md), and the gears from [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html).
 # The models are loaded by the step API; the function takes their desc handles.
 
 # %% [markdown] tags=["lang:zh"]
 # ## 通用的 `print_model_desc`
-# 仿照那位学习者的 `PrintModelDesc`：一个适用于任何已加载模型的函数，只用查询类接口——[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
-# [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html)、
-# [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html)、[`acl.mdl.get_input_data_type`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0217.html)、
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、[`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html)、
-# [`acl.mdl.get_output_dims`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0212.html)、[`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs)，以及用
+# 仿照那位学习者的 `PrintModelDesc`：一个适用于任何已加载模型的函数，只用查询类接口——[`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_num_inputs.md)、
+# [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0198.html)、[`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html)、
+# [`acl.mdl.get_input_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0201.html)、[`acl.mdl.get_input_data_type`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_data_type.md)、
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md)、[`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html)、
+# [`acl.mdl.get_output_dims`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_output_dims.md)、[`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md)，以及用
 # [`acl.mdl.get_dynamic_batch`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha002/apiref/appdevgapi/aclpythondevg_01_0212.html) 查询档位。模型由分步 API 加载，函数接收它们的模型描述句柄。
 
 # %%
@@ -142,29 +142,73 @@ DimsView(descs["dynamic batch"])
 # 比如 `print_model_desc`，或分步 API 的 `build_dataset`——对四个模型都适用。
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise (2 points)
-# Write `describe(desc)`: return `{"inputs": …, "outputs": …, "input_bytes": …}` (the byte size of input 0) asked
-# from the desc with `get_num_inputs`, `get_num_outputs` and `get_input_size_by_index`. The checker runs it on every
-# model loaded above, so the answer for one model does not pass.
+# ## Exercise (3 points): what must a program feed this model?
+# Printing a desc is the first half; a program then has to *act* on it. Write `feed_spec(desc)` that returns, for
+# every input **your program fills**, a dict `{"name", "dtype", "shape", "bytes"}`, in input order:
+#
+# * leave out the inputs the runtime fills — `ascend_mbatch_shape_data` (dynamic batch / image size / dims) and
+#   `ascend_dynamic_aipp_data` (dynamic AIPP);
+# * `dtype`: the numpy dtype of `acl.mdl.get_input_data_type` (aclDataType 0 = float32, 1 = float16, 2 = int8,
+#   3 = int32, 4 = uint8);
+# * `shape`: `acl.mdl.get_input_dims`, with each `-1` replaced by the **largest gear** — the largest batch of
+#   `acl.mdl.get_dynamic_batch`, or the largest h × w of `acl.mdl.get_dynamic_hw(desc, -1)` — the shape the buffer
+#   is sized for;
+# * `bytes`: `acl.mdl.get_input_size_by_index`.
+#
+# The checker runs it on every model loaded above (a static fp16 model, the dynamic-batch one with its hidden input,
+# the two-input model with an fp32 and an fp16 input), so one model's numbers do not pass, and it checks that the
+# values came from the desc.
+#
+# The calls: [`acl.mdl.get_dynamic_hw`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0213.html).
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习（2 分）
-# 编写 `describe(desc)`：用 `get_num_inputs`、`get_num_outputs` 和 `get_input_size_by_index` 向 desc 查询，返回
-# `{"inputs": …, "outputs": …, "input_bytes": …}`（input_bytes 是输入 0 的字节数）。检查器会在上面加载的每个模型上运行它，所以只对一个模型
-# 写对答案是通不过的。
+# ## 练习（3 分）：程序要给这个模型喂什么？
+# 打印 desc 只是前一半；程序还得*据此行动*。编写 `feed_spec(desc)`，对**由你的程序填写**的每个输入，按输入顺序返回一个字典
+# `{"name", "dtype", "shape", "bytes"}`：
+#
+# * 去掉由运行时填写的输入——`ascend_mbatch_shape_data`（动态 Batch / 分辨率 / 维度）和 `ascend_dynamic_aipp_data`（动态 AIPP）；
+# * `dtype`：`acl.mdl.get_input_data_type` 对应的 numpy 数据类型（aclDataType 0 = float32，1 = float16，2 = int8，3 = int32，4 = uint8）；
+# * `shape`：`acl.mdl.get_input_dims`，其中每个 `-1` 换成**最大档位**——`acl.mdl.get_dynamic_batch` 的最大 Batch，或
+#   `acl.mdl.get_dynamic_hw(desc, -1)` 中 h × w 最大的一档——也就是缓冲按其分配的形状；
+# * `bytes`：`acl.mdl.get_input_size_by_index`。
+#
+# 检查器会在上面加载的每个模型上运行它（一个静态 fp16 模型、带隐藏输入的动态 Batch 模型、一个输入为 fp32 另一个为 fp16 的双输入模型），
+# 所以只对一个模型写对数字是通不过的，它还会检查这些值是否来自 desc。
+#
+# 用到的调用：[`acl.mdl.get_dynamic_hw`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0213.html)。
 
 # %% tags=["solution", "grade_id:nb12-describe"]
-def describe(desc):
-    """Counts and input 0's byte size, asked from the desc."""
+def feed_spec(desc):
+    """Name, numpy dtype, largest-gear shape and bytes of each input the program fills, asked from the desc."""
     ### BEGIN SOLUTION
-    return {"inputs": acl.mdl.get_num_inputs(desc), "outputs": acl.mdl.get_num_outputs(desc),
-            "input_bytes": acl.mdl.get_input_size_by_index(desc, 0)}
+    numpy_of = {0: np.float32, 1: np.float16, 2: np.int8, 3: np.int32, 4: np.uint8}
+    batch, ret = acl.mdl.get_dynamic_batch(desc)
+    check_ret("acl.mdl.get_dynamic_batch", ret)
+    hw, ret = acl.mdl.get_dynamic_hw(desc, -1)
+    check_ret("acl.mdl.get_dynamic_hw", ret)
+    spec = []
+    for i in range(acl.mdl.get_num_inputs(desc)):
+        name = acl.mdl.get_input_name_by_index(desc, i)
+        if name in ("ascend_mbatch_shape_data", "ascend_dynamic_aipp_data"):
+            continue
+        dims, ret = acl.mdl.get_input_dims(desc, i)
+        check_ret("acl.mdl.get_input_dims", ret)
+        shape = list(dims["dims"])
+        if batch["batchCount"] and shape[0] == -1:
+            shape[0] = max(batch["batch"])
+        if hw["hwCount"] and shape[2:] == [-1, -1]:
+            shape[2:] = max(hw["hw"], key=lambda g: g[0] * g[1])
+        spec.append({"name": name, "dtype": numpy_of[acl.mdl.get_input_data_type(desc, i)], "shape": shape,
+                     "bytes": acl.mdl.get_input_size_by_index(desc, i)})
+    return spec
     ### END SOLUTION
 
-# %% tags=["grade", "points:2", "grade_id:nb12-describe-test"]
-feedback = lab.check_desc_answer(describe, list(descs.values()))
+# %% tags=["grade", "points:3", "grade_id:nb12-describe-test"]
+feedback = lab.check_feed_spec(feed_spec, list(descs.values()))
 print(feedback)
 assert feedback, feedback
+for name, d in descs.items():
+    print(name, [(s["name"], np.dtype(s["dtype"]).name, s["shape"], s["bytes"]) for s in feed_spec(d.model_desc)])
 
 # %%
 for name in loaded:

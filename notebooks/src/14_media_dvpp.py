@@ -14,8 +14,8 @@
 # **You will be able to:** allocate DVPP memory with `dvpp_malloc` and say why its rules differ from
 # `acl.rt.malloc`; decode a JPEG into YUV420SP (NV12) with the right width/height strides and buffer size; read
 # the padding in a decoded picture; resize to 224 × 224 with VPC; crop with the even/odd coordinate rule and
-# recognise the error when it is broken; convert a model with `--insert_op_conf` and classify the DVPP output
-# end to end; release every media object.
+# recognise the error when it is broken; convert NV12 to NV21 with VPC; encode a decoded picture back to JPEG with
+# JPEGE; convert a model with `--insert_op_conf` and classify the DVPP output end to end; release every media object.
 
 # %% [markdown] tags=["lang:zh"]
 # # 14 · 媒体数据处理：DVPP 图片解码/缩放与 AIPP
@@ -29,7 +29,8 @@
 #
 # **学完本节你将能够：** 用 `dvpp_malloc` 申请 DVPP 内存，并说明它的规则为何不同于 `acl.rt.malloc`；把 JPEG 解码为 YUV420SP（NV12），
 # 给出正确的宽/高 stride 和缓冲大小；看懂解码图片中的补齐区域；用 VPC 缩放到 224 × 224；按奇偶坐标规则抠图，并认出违反规则时的错误；
-# 用 `--insert_op_conf` 转换模型，把 DVPP 的输出端到端地分类；释放所有媒体对象。
+# 用 VPC 把 NV12 转换为 NV21；用 JPEGE 把解码后的图片重新编码为 JPEG；用 `--insert_op_conf` 转换模型，把 DVPP 的输出端到端地分类；
+# 释放所有媒体对象。
 
 # %%
 from acl_teach import lab
@@ -48,7 +49,7 @@ media = acl.media          # pyACL's media data processing module (acl.media.dvp
 # JPEGD decodes JPEG files, so the next cell turns the shipped photo `coffee.png` into JPEG bytes with Pillow —
 # the bytes a camera or a file would give you. It also shrinks the photo from 600 × 400 to **600 × 390**, so that
 # neither side is a multiple of the alignment DVPP needs and both kinds of padding show up below.
-# [`acl.media.dvpp_jpeg_get_image_info`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html) reads the width, height and colour components from the JPEG
+# [`acl.media.dvpp_jpeg_get_image_info`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0324.html) reads the width, height and colour components from the JPEG
 # header on the host, before any device work. The usual start follows: `at.init()` and `at.request_resources(0)`
 # (device, context, stream — notebook 01), because every DVPP call is queued on a stream.
 
@@ -56,7 +57,7 @@ media = acl.media          # pyACL's media data processing module (acl.media.dvp
 # ## 一张待解码的 JPEG
 # JPEGD 解码的是 JPEG 文件，所以下一个单元格用 Pillow 把自带的照片 `coffee.png` 转成 JPEG 字节——就像相机或文件给你的那样。
 # 同时把照片从 600 × 400 缩小到 **600 × 390**，使宽和高都不是 DVPP 所需对齐值的倍数，下面两种补齐区域就都能看到。
-# [`acl.media.dvpp_jpeg_get_image_info`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html) 在 Host 上从 JPEG 文件头读出宽、高和颜色分量数，不需要任何 Device 操作。
+# [`acl.media.dvpp_jpeg_get_image_info`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0324.html) 在 Host 上从 JPEG 文件头读出宽、高和颜色分量数，不需要任何 Device 操作。
 # 接着是常规的开头：`at.init()` 和 `at.request_resources(0)`（Device、Context、Stream——见第 01 节），因为每个 DVPP 调用都要下发到 Stream 上。
 
 # %%
@@ -83,6 +84,8 @@ print(f"JPEG: {len(jpeg)} bytes, {width} x {height}, {components} components")
 # with [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)
 # (host pointer from [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)),
 # and a model can read it directly. Both JPEGD's input (the JPEG bytes) and its output live there.
+# The copy kind depends on where the code runs, so the cell asks [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) (notebook 01): 0 (ACL_DEVICE, on
+# the board) copies DEVICE_TO_DEVICE (3), 1 (ACL_HOST, a PC with a card) HOST_TO_DEVICE (1) and DEVICE_TO_HOST (2).
 #
 # *simulator:* `acl.rt.free` of a DVPP pointer frees it with a warning (the wrong allocator; the vpc samples do
 # it); on a board the outcome is not documented (UNCONFIRMED) — use `dvpp_free`.
@@ -95,6 +98,8 @@ print(f"JPEG: {len(jpeg)} bytes, {width} x {height}, {components} components")
 # “必须是用 acldvppMalloc 申请的内存”；它要用 `acl.media.dvpp_free` 释放，绝不能用 `acl.rt.free`。DVPP 内存仍然是 Device 内存：
 # 用 [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) 向其中复制数据（Host 指针来自
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html)），模型也可以直接读取它。JPEGD 的输入（JPEG 字节）和输出都放在这种内存里。
+# 复制方向取决于代码在哪里运行，所以单元格调用 [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html)（第 01 节）：0（ACL_DEVICE，在开发板上）用 DEVICE_TO_DEVICE（3），
+# 1（ACL_HOST，插卡的 PC）用 HOST_TO_DEVICE（1）和 DEVICE_TO_HOST（2）。
 #
 # *模拟器：* 对 DVPP 指针调用 `acl.rt.free` 会释放它并给出警告（分配器不对；vpc 样例就这样做）；在开发板上，结果没有文档说明
 # （UNCONFIRMED）——请用 `dvpp_free`。
@@ -104,8 +109,9 @@ jpeg_dev, ret = media.dvpp_malloc(len(jpeg))
 check_ret("acl.media.dvpp_malloc", ret)
 print("start address 128-byte aligned:", jpeg_dev % 128 == 0)
 print("what the runtime reserves for", len(jpeg), "bytes:", (len(jpeg) + 31) // 32 * 32 + 32)
-# kind: 1 HOST_TO_DEVICE on a PC with a card (ACL_HOST); 3 DEVICE_TO_DEVICE when the code runs on the board itself
-TO_DVPP, FROM_DVPP = (3, 3) if res.on_board else (1, 2)
+run_mode, ret = acl.rt.get_run_mode()     # 0 ACL_DEVICE: this code runs on the board; 1 ACL_HOST: a PC with a card
+check_ret("acl.rt.get_run_mode", ret)
+TO_DVPP, FROM_DVPP = (3, 3) if run_mode == 0 else (1, 2)   # memcpy kinds: DEVICE_TO_DEVICE, or HOST_TO/TO_HOST
 check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_ptr(jpeg), len(jpeg), TO_DVPP))
 
 # %% [markdown] tags=["lang:en"]
@@ -119,7 +125,7 @@ check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_
 # * the UV plane starts at offset `width_stride × height_stride`, not at `width × height`.
 #
 # The 310P and the 310B — the Atlas 200I DK A2's chip — use a width alignment of **64** (same page), so the cell
-# reads the chip with [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and aligns for it: the same code is right on each board. The picture is described by a **pic desc**: `dvpp_create_pic_desc`,
+# reads the chip with [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) and aligns for it: the same code is right on each board. The picture is described by a **pic desc**: `dvpp_create_pic_desc`,
 # then `dvpp_set_pic_desc_data / size / format / width / height / width_stride / height_stride`. A **channel**
 # (`dvpp_create_channel_desc` + `dvpp_create_channel`) is the session with the DVPP hardware. Then
 # [`acl.media.dvpp_jpeg_decode_async`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html)`(channel, jpeg_ptr, jpeg_size, out_desc, stream)` only *queues* the
@@ -136,7 +142,7 @@ check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_dev, len(jpeg), acl.util.bytes_to_
 # * 缓冲大小 ≥ `宽 stride × 高 stride × 3 / 2`（Y 平面，再加它的一半给 UV）；
 # * UV 平面从偏移 `宽 stride × 高 stride` 处开始，而不是 `width × height`。
 #
-# 310P 和 310B——Atlas 200I DK A2 的芯片——宽对齐是 **64**（同一页面），所以单元格用 [`acl.get_soc_name`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 读出芯片并按它对齐：
+# 310P 和 310B——Atlas 200I DK A2 的芯片——宽对齐是 **64**（同一页面），所以单元格用 [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) 读出芯片并按它对齐：
 # 同一段代码在每种开发板上都正确。图片由**图片描述**（pic desc）描述：先 `dvpp_create_pic_desc`，再 `dvpp_set_pic_desc_data / size / format / width /
 # height / width_stride / height_stride`。**通道**（`dvpp_create_channel_desc` + `dvpp_create_channel`）是与 DVPP 硬件之间的会话。然后
 # [`acl.media.dvpp_jpeg_decode_async`](https://hiascend.com/document/detail/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0295.html)`(channel, jpeg_ptr, jpeg_size, out_desc, stream)` 只是把解码任务*下发*出去：要等
@@ -186,7 +192,7 @@ check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
 # ## Seeing the alignment
 # To look at the decoded buffer, copy it back to the host: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
 # `acl.rt.memcpy` with kind 2 (device to host; 3, device to device, on a board in ACL_DEVICE mode), [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) and
-# [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs). Reshaped to `height_stride` rows of `width_stride` bytes, the Y plane is a grey
+# [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md). Reshaped to `height_stride` rows of `width_stride` bytes, the Y plane is a grey
 # picture of the photo. `YuvView` draws it from the buffer: the Y plane, the interleaved UV plane (half as many
 # rows, U and V bytes alternating) and an RGB preview, with the **padding** — columns right of `width`, rows below
 # `height` — tinted, and the byte arithmetic `width_stride × height_stride × 3/2` beside them. Those bytes belong to the buffer but not to the picture: whoever reads the buffer —
@@ -199,7 +205,7 @@ check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
 # %% [markdown] tags=["lang:zh"]
 # ## 看见对齐
 # 要查看解码后的缓冲，先把它复制回 Host：[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)、kind 为 2（Device 到 Host；在开发板上以 ACL_DEVICE 模式运行时为 3，Device 到 Device）的 `acl.rt.memcpy`、
-# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)。把 Y 平面重排成 `高 stride` 行、每行 `宽 stride` 字节，
+# [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) 和 [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)。把 Y 平面重排成 `高 stride` 行、每行 `宽 stride` 字节，
 # 就是这张照片的灰度图。`YuvView` 直接从缓冲画出：Y 平面、交错存放的 UV 平面（行数减半，U、V 字节交替）和 RGB 预览，
 # 并把**补齐区域**——`width` 右边的列、`height` 下面的行——着色标出，旁边列出字节算式 `宽 stride × 高 stride × 3/2`。这些字节属于缓冲，但不属于图片：
 # 读取缓冲的一方——VPC、AIPP 或你自己的代码——都必须按 stride 跳过它们。如果把缓冲当成 `width × height` 来读，每一行都会错开 40 个字节。
@@ -230,7 +236,8 @@ YuvView(decoded, name="decoded")       # the widget reads the desc with dvpp_get
 # out_desc, resize_config, stream)`; the resize config from `dvpp_create_resize_config` picks the interpolation.
 # VPC's own rules ([VPC functions and constraints](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html)): input and output are NV12/NV21 in DVPP memory, width
 # stride a multiple of **16** (≥ width, 32..16384), height stride a multiple of **2**, output width and height
-# even, each axis scaled by 1/32 to 16. For 224 × 224 the strides equal the sizes, so the output is exactly
+# even, each axis scaled by 1/32 to 16. That page is the Ascend 310's: the %16 / %2 stride rule is sourced for the
+# 310 only, and UNCONFIRMED for 310P/310B (*simulator:* it applies the 310's rule on every chip). For 224 × 224 the strides equal the sizes, so the output is exactly
 # 224 × 224 × 3 / 2 = **75,264 bytes** with no padding — the size an AIPP model will ask for below. The input desc
 # is the decode's output desc: VPC reads the picture through its strides.
 #
@@ -242,6 +249,7 @@ YuvView(decoded, name="decoded")       # the widget reads the desc with dvpp_get
 # VPC（视觉预处理模块）用 [`acl.media.dvpp_vpc_resize_async`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0297.html)`(channel, in_desc, out_desc, resize_config, stream)` 缩放；
 # `dvpp_create_resize_config` 创建的缩放配置决定插值方式。VPC 自己的规则（[VPC 功能说明](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html)）：输入和输出是 DVPP 内存中的 NV12/NV21，
 # 宽 stride 是 **16** 的倍数（≥ 宽，范围 32..16384），高 stride 是 **2** 的倍数，输出的宽和高为偶数，每个方向的缩放比例在 1/32 到 16 之间。
+# 该页面针对的是昇腾 310：stride 16 / 2 的倍数这条规则只有 310 的出处，对 310P/310B 尚未确认（UNCONFIRMED；*模拟器：* 在所有芯片上都按 310 的规则）。
 # 对于 224 × 224，stride 就等于宽高，所以输出恰好是 224 × 224 × 3 / 2 = **75,264 字节**，没有补齐——下面 AIPP 模型要求的正是这个大小。
 # 输入描述就是解码的输出描述：VPC 通过其中的 stride 读取图片。
 #
@@ -262,12 +270,13 @@ YuvView(resized, name="resized")       # strides = sizes: nothing to tint
 # *inclusive* corners, and `dvpp_vpc_crop_async(channel, in_desc, out_desc, roi, stream)` cuts it out (and scales
 # it to the output size). On the 310 **left and top must be even, right and bottom odd** — so a region always
 # spans an even number of pixels, and the half-resolution UV plane splits cleanly; it must also lie inside the
-# picture and be at least 10 × 6. The crop below takes the 224 × 224 region with corners (200, 100) and
+# picture and be at least 10 × 6. The even/odd rule is sourced for the 310 (the VPC page above) and UNCONFIRMED for
+# 310P/310B; *simulator:* it enforces the rule on every chip. The crop below takes the 224 × 224 region with corners (200, 100) and
 # (423, 323). Then it breaks the rule with left = 201. The host library does not check ROI coordinates (it only
 # stores them): here the `*_async` call returns 0 and the error appears when the device runs the task — at
 # `synchronize_stream`; how a board reports it (that code, the desc's ret code, or silently wrong pixels) is
 # UNCONFIRMED. The output
-# desc's `dvpp_get_pic_desc_ret_code` carries the code too, and [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs) says what broke.
+# desc's `dvpp_get_pic_desc_ret_code` carries the code too, and [`acl.get_recent_err_msg`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/exception/function-get_recent_err_msg.md) says what broke.
 # The `ErrorExplainer` under it shows how little the code alone tells you — a generic "task failed, collect the
 # logs": for device-side failures the message (and on a board the plog under `$HOME/ascend/log`) has the cause.
 #
@@ -278,10 +287,11 @@ YuvView(resized, name="resized")       # strides = sizes: nothing to tint
 # ## 抠图与奇偶规则
 # [`acl.media.dvpp_create_roi_config`](https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0309.html)`(left, right, top, bottom)` 描述一个感兴趣区域（ROI），四个坐标都*包含*在区域内；
 # `dvpp_vpc_crop_async(channel, in_desc, out_desc, roi, stream)` 把它抠出来（并缩放到输出大小）。在 310 上，**left 和 top 必须是偶数，right 和
-# bottom 必须是奇数**——这样区域总是包含偶数个像素，半分辨率的 UV 平面也能整齐地分开；区域还必须在图片之内，且至少为 10 × 6。下面先抠出
+# bottom 必须是奇数**——这样区域总是包含偶数个像素，半分辨率的 UV 平面也能整齐地分开；区域还必须在图片之内，且至少为 10 × 6。奇偶规则的出处是 310（上面的 VPC 页面），
+# 对 310P/310B 尚未确认（UNCONFIRMED）；*模拟器：* 在所有芯片上都执行这条规则。下面先抠出
 # 角点为 (200, 100) 和 (423, 323) 的 224 × 224 区域，再令 left = 201 违反规则。Host 侧的库不检查 ROI 坐标（只是保存它们）：这里 `*_async` 调用
 # 返回 0，错误要等 Device 执行任务时才出现——也就是在 `synchronize_stream` 时；开发板如何报告它（这个错误码、描述的 ret code，还是悄悄
-# 输出错误的像素）尚未确认（UNCONFIRMED）。输出描述的 `dvpp_get_pic_desc_ret_code` 也带有这个错误码，[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/tree/HEAD/python/docs)
+# 输出错误的像素）尚未确认（UNCONFIRMED）。输出描述的 `dvpp_get_pic_desc_ret_code` 也带有这个错误码，[`acl.get_recent_err_msg`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/exception/function-get_recent_err_msg.md)
 # 说明哪里出了问题。下面的 `ErrorExplainer` 说明只看错误码能知道的很少——只是笼统的"任务失败，请收集日志"：对 Device 侧的失败，
 # 原因在错误信息里（在开发板上还在 `$HOME/ascend/log` 下的 plog 里）。
 #
@@ -308,6 +318,107 @@ for roi in (good_roi, bad_roi):
     check_ret("acl.media.dvpp_destroy_roi_config", media.dvpp_destroy_roi_config(roi))
 
 # %% [markdown] tags=["lang:en"]
+# ## VPC as a format converter: NV12 → NV21
+# **Why.** Not every consumer wants NV12. Some camera pipelines, encoders and models built for Android-style
+# frames expect **NV21** (`PIXEL_FORMAT_YVU_SEMIPLANAR_420 = 2`): the same Y plane, but the interleaved chroma
+# plane holds V before U. VPC converts while it resizes: the output pic desc simply names another format. The
+# [VPC functions and constraints](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html) list NV12 and NV21 as VPC outputs on the 310 (other
+# chips' lists are on their own pages: this NV12/NV21 list is sourced for the 310, UNCONFIRMED for 310P/310B,
+# where the simulator uses the same list); the strides and sizes are those of NV12 — one byte of Y per pixel,
+# half as much again for the chroma — so the same `ALIGN_UP(w, 16)` / `ALIGN_UP(h, 2)` rule applies.
+# The cell below resizes the decoded photo a second time, into an NV21 picture of 224 × 224, and compares it
+# byte for byte with the NV12 one: the Y planes must be equal, and each chroma pair swapped.
+
+# %% [markdown] tags=["lang:zh"]
+# ## VPC 做格式转换：NV12 → NV21
+# **为什么。** 并不是所有下游都要 NV12。有些摄像头流水线、编码器和按安卓帧格式训练的模型需要 **NV21**（`PIXEL_FORMAT_YVU_SEMIPLANAR_420 = 2`）：
+# Y 平面相同，但交错的色度平面中 V 在 U 之前。VPC 可以在缩放的同时转换格式：输出 pic desc 写上另一种格式即可。
+# [VPC 功能及约束说明](https://www.hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclpythondevg/aclpythondevg_01_0259.html)列出 310 上 VPC 的输出格式为 NV12 和 NV21
+# （其他芯片的格式列表见各自的页面：这份 NV12/NV21 列表的出处是 310，对 310P/310B 尚未确认（UNCONFIRMED），
+# 模拟器在那里沿用同一列表）；stride 和大小与 NV12 相同——每个像素一字节 Y，色度再加一半——所以同样适用
+# `ALIGN_UP(w, 16)` / `ALIGN_UP(h, 2)` 规则。下面的单元格把解码后的照片再缩放一次，输出为 224 × 224 的 NV21 图片，并与 NV12 的结果逐字节比较：
+# Y 平面必须相同，每对色度字节互换。
+
+# %%
+NV21 = 2                                    # PIXEL_FORMAT_YVU_SEMIPLANAR_420: V first in the chroma plane
+as_nv21, nv21_dev, nv21_size = new_picture(224, 224, align_up(224, 16), align_up(224, 2))
+check_ret("acl.media.dvpp_set_pic_desc_format", media.dvpp_set_pic_desc_format(as_nv21, NV21))
+check_ret("acl.media.dvpp_vpc_resize_async",
+          media.dvpp_vpc_resize_async(channel, decoded, as_nv21, resize_config, res.stream))
+check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
+nv12_bytes, nv21_bytes = read_back(resized_dev, resized_size), read_back(nv21_dev, nv21_size)
+y_end = 224 * 224
+print("format in the desc:", media.dvpp_get_pic_desc_format(as_nv21), "| size", nv21_size, "bytes, as NV12")
+print("Y planes equal:", np.array_equal(nv12_bytes[:y_end], nv21_bytes[:y_end]))
+print("chroma: NV12 U == NV21 second byte:", np.array_equal(nv12_bytes[y_end::2], nv21_bytes[y_end + 1::2]),
+      "| NV12 V == NV21 first byte:", np.array_equal(nv12_bytes[y_end + 1::2], nv21_bytes[y_end::2]))
+print("first chroma bytes, NV12:", nv12_bytes[y_end:y_end + 6].tolist(), "NV21:", nv21_bytes[y_end:y_end + 6].tolist())
+
+# %% [markdown] tags=["lang:en"]
+# ## JPEG encode (JPEGE)
+# **Why.** The way back: after DVPP or a model has worked on a picture, a program often has to store or send it —
+# a snapshot, a detection with its boxes drawn in. **JPEGE** encodes a YUV picture in DVPP memory into a JPEG file
+# without the host. Its rules, from the [JPEGE functions and constraints](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html) page: NV12 or NV21 input with
+# even width and height; width stride the width aligned up to 16 (any larger multiple of 16, such as 128, is
+# accepted); height stride equal to the height *or* the height aligned up to 16 — exactly what JPEGD writes, so
+# **a JPEGD output can be encoded as it is**, padding and all, and the stride arithmetic above (128 on the 310, 64
+# on the 310P and 310B) holds here too. Input and output buffers come from `dvpp_malloc`.
+#
+# The flow: `dvpp_create_jpege_config` and `dvpp_set_jpege_config_level` (quality, 0..100);
+# `dvpp_jpeg_predict_enc_size(pic_desc, config)` returns `(bytes, ret)`, an upper bound for the output buffer;
+# `dvpp_jpeg_encode_async(channel, pic_desc, out_ptr, size_ptr, config, stream)` takes the *address* of a host
+# `uint32` that holds the buffer's capacity on the way in, and the JPEG's real byte count once the stream is
+# synchronised. The cell keeps that `uint32` in `acl.rt.malloc_host` memory, fills it with a host-to-host
+# `acl.rt.memcpy` (kind 0) and reads it back with `acl.util.ptr_to_bytes`; then it decodes the JPEG with Pillow on
+# the host and compares it with the photo.
+#
+# *simulator:* JPEGE encodes with Pillow (baseline JPEG, chroma repeated 2 × 2) and `predict_enc_size` uses the
+# V100 formula (picture bytes + 768, rounded up to 2 MiB); a board's byte count and pixels differ somewhat.
+
+# %% [markdown] tags=["lang:zh"]
+# ## JPEG 编码（JPEGE）
+# **为什么。** 这是回程：DVPP 或模型处理完图片后，程序常常要把它保存或发送出去——一张抓拍，一张画好检测框的图。**JPEGE** 把 DVPP 内存中的
+# YUV 图片编码成 JPEG 文件，不经过 Host。规则见 [JPEGE 功能及约束说明](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html)：输入为 NV12 或 NV21，宽高为偶数；
+# 宽 stride 为宽向上对齐到 16（也接受更大的 16 的倍数，如 128）；高 stride 等于高，*或*为高向上对齐到 16——正是 JPEGD 写出的样子，所以
+# **JPEGD 的输出可以原样编码**，连同填充一起，上面的 stride 算法（310 上 128，310P 和 310B 上 64）在这里同样成立。输入、输出缓冲都来自 `dvpp_malloc`。
+#
+# 流程：`dvpp_create_jpege_config` 和 `dvpp_set_jpege_config_level`（质量，0..100）；`dvpp_jpeg_predict_enc_size(pic_desc, config)` 返回
+# `(bytes, ret)`，即输出缓冲的上限；`dvpp_jpeg_encode_async(channel, pic_desc, out_ptr, size_ptr, config, stream)` 接收一个 Host 上 `uint32`
+# 的*地址*：传入时存放缓冲容量，Stream 同步后变为 JPEG 的实际字节数。单元格把这个 `uint32` 放在 `acl.rt.malloc_host` 申请的内存里，
+# 用 Host 到 Host 的 `acl.rt.memcpy`（kind 0）写入，再用 `acl.util.ptr_to_bytes` 读回；然后在 Host 上用 Pillow 解码这个 JPEG，并与原照片比较。
+#
+# *模拟器：* JPEGE 用 Pillow 编码（基线 JPEG，色度按 2 × 2 复制），`predict_enc_size` 使用 V100 的公式（图片字节数 + 768，向上取整到 2 MiB）；
+# 开发板上的字节数和像素会有所不同。
+
+# %%
+jpege_config = media.dvpp_create_jpege_config()
+check_ret("acl.media.dvpp_set_jpege_config_level", media.dvpp_set_jpege_config_level(jpege_config, 90))
+print(f"encoding the JPEGD output as it is: {width} x {height}, strides {ws} x {hs} "
+      f"(width stride % 16 = {ws % 16}, height stride = ALIGN_UP(height, 16): {hs == align_up(height, 16)})")
+capacity, ret = media.dvpp_jpeg_predict_enc_size(decoded, jpege_config)
+check_ret("acl.media.dvpp_jpeg_predict_enc_size", ret)
+encoded_dev, ret = media.dvpp_malloc(capacity)
+check_ret("acl.media.dvpp_malloc", ret)
+dvpp_blocks.append(encoded_dev)
+size_holder, ret = acl.rt.malloc_host(4)                      # the host uint32 that size_ptr points at
+check_ret("acl.rt.malloc_host", ret)
+capacity_bytes = np.array([capacity], np.uint32).tobytes()
+check_ret("acl.rt.memcpy", acl.rt.memcpy(size_holder, 4, acl.util.bytes_to_ptr(capacity_bytes), 4, 0))  # HOST_TO_HOST
+check_ret("acl.media.dvpp_jpeg_encode_async",
+          media.dvpp_jpeg_encode_async(channel, decoded, encoded_dev, size_holder, jpege_config, res.stream))
+check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(res.stream))
+encoded_size = int(np.frombuffer(acl.util.ptr_to_bytes(size_holder, 4), np.uint32)[0])
+check_ret("acl.rt.free_host", acl.rt.free_host(size_holder))
+encoded = read_back(encoded_dev, encoded_size).tobytes()
+again = Image.open(io.BytesIO(encoded))
+error = np.asarray(again.convert("RGB"), np.float32) - np.asarray(photo, np.float32)
+print(f"predicted at most {capacity} bytes; the JPEG is {encoded_size} bytes, starts with {encoded[:2].hex()} (SOI)")
+print(f"decoded by Pillow: {again.format} {again.size[0]} x {again.size[1]}, "
+      f"PSNR against the photo {10 * np.log10(255 ** 2 / np.mean(error ** 2)):.0f} dB (above 30: a close copy)")
+check_ret("acl.media.dvpp_destroy_jpege_config", media.dvpp_destroy_jpege_config(jpege_config))
+display(again.resize((300, 195)))
+
+# %% [markdown] tags=["lang:en"]
 # ## AIPP: the model takes the YUV buffer
 # The resized picture is uint8 YUV; the model wants float RGB, normalised. **AIPP** (AI pre-processing) does that
 # conversion inside the model on the AI Core. It is compiled in by ATC from a config file passed as
@@ -316,13 +427,13 @@ for roi in (good_roi, bad_roi):
 # channel `(x − min_chn) × var_reci_chn` — here EfficientNet-Lite0's `(x − 127) / 128`. The AIPP model's input is
 # then `uint8`, 224 × 224 × 3 / 2 = 75,264 bytes, tightly packed: AIPP reads `src_image_size_w × src_image_size_h`
 # with no stride, so the picture given to it must have none — a 224 × 224 VPC output qualifies because 224 is
-# already a multiple of 16 (width) and 2 (height), so its strides equal its size. So the VPC output buffer goes straight into the dataset: [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# already a multiple of 16 (width) and 2 (height), so its strides equal its size. So the VPC output buffer goes straight into the dataset: [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md),
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)`(resized_dev, 75264)`,
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html),
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) to compare sizes, then
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) to compare sizes, then
 # [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html).
-# No host copy happens between the JPEG and the scores. Afterwards [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) and
-# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) release the wrappers — the DVPP memory itself stays, for `dvpp_free`.
+# No host copy happens between the JPEG and the scores. Afterwards [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md) and
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md) release the wrappers — the DVPP memory itself stays, for `dvpp_free`.
 #
 # *simulator:* ATC here is the project's emulator (`at.models.aipp_om()`, from the shipped `aipp_cfg()`); it prepends the AIPP steps to the ONNX
 # graph, and the chroma upsampling and rounding it uses are not confirmed for the hardware.
@@ -334,12 +445,12 @@ for roi in (good_roi, bad_roi):
 # （`csc_switch`，使用 JPEG 的 YUV → RGB 矩阵，输入偏置 0/128/128），然后对每个通道计算 `(x − min_chn) × var_reci_chn`——这里就是
 # EfficientNet-Lite0 的 `(x − 127) / 128`。这样 AIPP 模型的输入就是 `uint8`、224 × 224 × 3 / 2 = 75,264 字节，紧密排列：AIPP 按
 # `src_image_size_w × src_image_size_h` 读取、不认 stride，所以交给它的图片不能带补齐——224 × 224 的 VPC 输出满足这一点，因为 224 本来就是
-# 16（宽）和 2（高）的倍数，stride 与尺寸相等。于是 VPC 的输出缓冲可以直接放进数据集：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs)、
+# 16（宽）和 2（高）的倍数，stride 与尺寸相等。于是 VPC 的输出缓冲可以直接放进数据集：[`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md)、
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html)`(resized_dev, 75264)`、
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html)，用
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 核对大小，然后
-# [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)。从 JPEG 到得分，中间没有一次 Host 复制。之后用 [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 和
-# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 释放这些封装——DVPP 内存本身保留，留给 `dvpp_free`。
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) 核对大小，然后
+# [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)。从 JPEG 到得分，中间没有一次 Host 复制。之后用 [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md) 和
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md) 释放这些封装——DVPP 内存本身保留，留给 `dvpp_free`。
 #
 # *模拟器：* 这里的 ATC 是本项目的模拟工具（`at.models.aipp_om()`，使用随包提供的 `aipp_cfg()`）；它把 AIPP 步骤加在 ONNX 图的前面，所用的色度上采样和取整方式没有在硬件上得到确认。
 
@@ -460,16 +571,16 @@ at.release_dataset(outputs)
 _ = at.unload_model(model, d)
 
 # %% [markdown] tags=["lang:en"]
-# ## Exercise (3 points)
-# Write `dvpp_layout(soc_name, width, height)` that returns `(width_stride, height_stride, buffer_size)` of a JPEGD
+# ## Exercise 1 (3 points): the layout, as arithmetic
+# A warm-up. Write `dvpp_layout(soc_name, width, height)` that returns `(width_stride, height_stride, buffer_size)` of a JPEGD
 # output picture in YUV420SP NV12 on the chip `soc_name` names (what `acl.get_soc_name()` returns): the width
 # aligned up to 128 on the Ascend 310, to 64 on the 310P (`Ascend310P3`) and the 310B (`Ascend310B4`, the Atlas
 # 200I DK A2); the height aligned up to 16; and the bytes of both planes. The checker asks for the three chips and
 # five picture sizes each (aligned, unaligned, odd), so one chip's numbers, or a table of answers, do not pass.
 
 # %% [markdown] tags=["lang:zh"]
-# ## 练习（3 分）
-# 编写 `dvpp_layout(soc_name, width, height)`，返回 `soc_name`（即 `acl.get_soc_name()` 的返回值）所指芯片上 JPEGD 输出的 YUV420SP NV12
+# ## 练习 1（3 分）：用算术求布局
+# 热身题。编写 `dvpp_layout(soc_name, width, height)`，返回 `soc_name`（即 `acl.get_soc_name()` 的返回值）所指芯片上 JPEGD 输出的 YUV420SP NV12
 # 图片的 `(宽 stride, 高 stride, 缓冲大小)`：宽在昇腾 310 上向上对齐到 128，在 310P（`Ascend310P3`）和 310B（`Ascend310B4`，即 Atlas 200I DK A2）
 # 上对齐到 64；高向上对齐到 16；大小是两个平面的总字节数。检查器对三种芯片各试五种图片尺寸（对齐的、不对齐的、奇数的），所以只对一种芯片
 # 正确的算法或一张答案表都通不过。
@@ -489,6 +600,65 @@ feedback = lab.check_dvpp_layout(dvpp_layout)  # first: an unwritten dvpp_layout
 print(feedback)
 assert feedback, feedback
 print("this machine:", acl.get_soc_name(), dvpp_layout(acl.get_soc_name(), width, height))
+
+# %% [markdown] tags=["lang:en"]
+# ## Exercise 2 (3 points): a JPEG decode in raw pyACL
+# Now make the calls. Write `decode_nv12(jpeg_bytes, channel_desc, stream)` that decodes the JPEG bytes (host
+# memory) into an NV12 picture with JPEGD and returns its **output pic desc**: read the size with
+# `dvpp_jpeg_get_image_info` (and compare `dvpp_jpeg_predict_dec_size`), copy the bytes into `dvpp_malloc` memory,
+# `dvpp_malloc` the output with this chip's strides (`acl.get_soc_name()`, as in the decode cell above), fill a pic
+# desc, `dvpp_jpeg_decode_async` on `stream`, `synchronize_stream`. **Ownership:** the returned desc and its data
+# buffer belong to the caller (the checker releases them with `dvpp_free` + `dvpp_destroy_pic_desc`); everything
+# else your function makes — the JPEG's DVPP copy above all — it releases itself, after the sync. The checker
+# passes a fresh random JPEG whose sides are not multiples of 16, reads your desc back with the
+# `dvpp_get_pic_desc_*` getters, compares the Y and UV bytes with libjpeg's decode of the same file, and checks the
+# strides and that nothing else is left alive — a desc from earlier, a missing sync or a leak do not pass.
+
+# %% [markdown] tags=["lang:zh"]
+# ## 练习 2（3 分）：用原生 pyACL 解码 JPEG
+# 现在要真正调用接口。编写 `decode_nv12(jpeg_bytes, channel_desc, stream)`，用 JPEGD 把 JPEG 字节（Host 内存）解码成 NV12 图片，并返回它的
+# **输出图片描述**：用 `dvpp_jpeg_get_image_info` 读出尺寸（可与 `dvpp_jpeg_predict_dec_size` 对照），把字节复制到 `dvpp_malloc` 的内存中，
+# 按本芯片的 stride（`acl.get_soc_name()`，同上面的解码单元格）`dvpp_malloc` 输出缓冲，填好图片描述，在 `stream` 上 `dvpp_jpeg_decode_async`，
+# 再 `synchronize_stream`。**归属：** 返回的图片描述和它的数据缓冲归调用者所有（检查器用 `dvpp_free` + `dvpp_destroy_pic_desc` 释放）；
+# 函数创建的其他一切——尤其是 JPEG 的 DVPP 副本——由函数自己在同步之后释放。检查器传入一张宽高都不是 16 的倍数的随机 JPEG，用
+# `dvpp_get_pic_desc_*` 读回你的图片描述，把 Y 和 UV 字节与 libjpeg 对同一文件的解码比较，并检查 stride 以及没有留下其他资源——
+# 返回以前的图片描述、漏掉同步或有泄漏都通不过。
+
+# %% tags=["solution", "grade_id:nb14-decode"]
+def decode_nv12(jpeg_bytes, channel_desc, stream):
+    """JPEG bytes -> JPEGD -> the output NV12 pic desc (the caller owns it and its buffer)."""
+    ### BEGIN SOLUTION
+    host = acl.util.bytes_to_ptr(jpeg_bytes)
+    w, h, _, ret = media.dvpp_jpeg_get_image_info(host, len(jpeg_bytes))
+    check_ret("acl.media.dvpp_jpeg_get_image_info", ret)
+    soc = acl.get_soc_name()
+    w_align = 128 if soc.startswith("Ascend310") and soc[9:10] not in ("P", "B") else 64
+    ws, hs = (w + w_align - 1) // w_align * w_align, (h + 15) // 16 * 16
+    size, ret = media.dvpp_jpeg_predict_dec_size(host, len(jpeg_bytes), NV12)
+    check_ret("acl.media.dvpp_jpeg_predict_dec_size", ret)
+    size = max(size, ws * hs * 3 // 2)
+    jpeg_in, ret = media.dvpp_malloc(len(jpeg_bytes))
+    check_ret("acl.media.dvpp_malloc", ret)
+    check_ret("acl.rt.memcpy", acl.rt.memcpy(jpeg_in, len(jpeg_bytes), host, len(jpeg_bytes), TO_DVPP))
+    out, ret = media.dvpp_malloc(size)
+    check_ret("acl.media.dvpp_malloc", ret)
+    desc = media.dvpp_create_pic_desc()
+    for setter, value in ((media.dvpp_set_pic_desc_data, out), (media.dvpp_set_pic_desc_size, size),
+                          (media.dvpp_set_pic_desc_format, NV12), (media.dvpp_set_pic_desc_width, w),
+                          (media.dvpp_set_pic_desc_height, h), (media.dvpp_set_pic_desc_width_stride, ws),
+                          (media.dvpp_set_pic_desc_height_stride, hs)):
+        check_ret(f"acl.media.{setter.__name__}", setter(desc, value))
+    check_ret("acl.media.dvpp_jpeg_decode_async",
+              media.dvpp_jpeg_decode_async(channel_desc, jpeg_in, len(jpeg_bytes), desc, stream))
+    check_ret("acl.rt.synchronize_stream", acl.rt.synchronize_stream(stream))
+    check_ret("acl.media.dvpp_free", media.dvpp_free(jpeg_in))   # the input, once the decode has run
+    return desc
+    ### END SOLUTION
+
+# %% tags=["grade", "points:3", "grade_id:nb14-decode-test"]
+feedback = lab.check_decode_nv12(decode_nv12, channel, res.stream)  # a fresh random JPEG; it releases your picture
+print(feedback)
+assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
 # ## Release everything
@@ -521,8 +691,12 @@ print(lab.ledger_summary())
 # * JPEGD writes NV12 with width stride `ALIGN_UP(w, 128)` on the 310 (64 on the 310P and 310B: read
 #   `acl.get_soc_name()`), height stride `ALIGN_UP(h, 16)`, size
 #   `ws × hs × 3 / 2`, UV at `ws × hs`; the padding is part of the buffer, not of the picture.
-# * VPC resizes and crops (strides %16 / %2); a crop ROI has even left/top and odd right/bottom on the 310. The host
+# * VPC resizes and crops (strides %16 / %2); a crop ROI has even left/top and odd right/bottom on the 310 (both
+#   rules sourced for the 310, UNCONFIRMED for 310P/310B). The host
 #   does not check it; here the failure comes at `synchronize_stream` (how a board reports it: UNCONFIRMED).
+# * VPC converts while it resizes: an NV21 output desc gives NV21 (same Y, chroma bytes swapped). JPEGE encodes a
+#   JPEGD output as it is (width stride %16, height stride = height or ALIGN_UP(h, 16)); its size argument is the
+#   address of a host uint32: capacity in, JPEG bytes out after the sync.
 # * Static AIPP (`atc --insert_op_conf`) turns the 75,264-byte uint8 YUV picture into the model's normalised RGB,
 #   so the DVPP output feeds the model with no host step.
 
@@ -532,8 +706,11 @@ print(lab.ledger_summary())
 #   `memcpy` 和模型都可以直接使用。
 # * JPEGD 输出 NV12：宽 stride 在 310 上为 `ALIGN_UP(w, 128)`（310P、310B 上为 64：读 `acl.get_soc_name()`），高 stride 为 `ALIGN_UP(h, 16)`，大小为 `ws × hs × 3 / 2`，UV 平面从 `ws × hs`
 #   开始；补齐区域属于缓冲，但不属于图片。
-# * VPC 负责缩放和抠图（stride 为 16 / 2 的倍数）；在 310 上抠图 ROI 的 left/top 为偶数，right/bottom 为奇数。Host 不检查它；这里失败在
+# * VPC 负责缩放和抠图（stride 为 16 / 2 的倍数）；在 310 上抠图 ROI 的 left/top 为偶数，right/bottom 为奇数
+#   （两条规则的出处都是 310，对 310P/310B 尚未确认：UNCONFIRMED）。Host 不检查它；这里失败在
 #   `synchronize_stream` 时才出现（开发板如何报告：UNCONFIRMED）。
+# * VPC 在缩放的同时转换格式：输出 desc 写 NV21 就得到 NV21（Y 相同，色度字节互换）。JPEGE 可以原样编码 JPEGD 的输出（宽 stride 为 16 的倍数，
+#   高 stride 等于高或 ALIGN_UP(h, 16)）；它的 size 参数是 Host 上一个 uint32 的地址：传入容量，同步后得到 JPEG 字节数。
 # * 静态 AIPP（`atc --insert_op_conf`）把 75,264 字节的 uint8 YUV 图片变成模型需要的归一化 RGB，因此 DVPP 的输出无需经过 Host 就能送进模型。
 
 # %% [markdown] tags=["lang:en"]

@@ -287,11 +287,11 @@ def new_pic_desc(data, size, width, height, w_stride, h_stride):
 
 # %% [markdown] tags=["lang:en"]
 # ## Sending the frames, then the end of stream
-# [`acl.media.vdec_send_frame`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(channel_desc, stream_desc, pic_desc, frame_config, user_data)` queues one frame and
+# [`acl.media.vdec_send_frame`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0348.html)`(channel_desc, stream_desc, pic_desc, frame_config, user_data)` queues one frame and
 # returns at once: its 0 says the frame was accepted, not decoded. After the last frame, the **end of stream**: a
 # stream desc with `dvpp_set_stream_desc_eos(desc, 1)` and no data, sent with output pic desc 0. VDEC then flushes
 # the frames it still holds (a decoder keeps a few for reference and reordering) and calls back for each.
-# [`vdec_destroy_channel`](https://github.com/hicann/runtime/tree/HEAD/python/docs) **waits until every callback has run**, so only after it returns may the loop flag be
+# `acl.media.vdec_destroy_channel` **waits until every callback has run**, so only after it returns may the loop flag be
 # cleared and `stop_thread` called; the other way round the last frames are never delivered. Then the frame
 # config and the channel desc go, and the input frames' DVPP memory (VDEC has read it).
 #
@@ -300,10 +300,10 @@ def new_pic_desc(data, size, width, height, w_stride, h_stride):
 
 # %% [markdown] tags=["lang:zh"]
 # ## 送帧，最后送流结束标志
-# [`acl.media.vdec_send_frame`](https://github.com/hicann/runtime/tree/HEAD/python/docs)`(channel_desc, stream_desc, pic_desc, frame_config, user_data)` 下发一帧后立即返回：
+# [`acl.media.vdec_send_frame`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0339.html)`(channel_desc, stream_desc, pic_desc, frame_config, user_data)` 下发一帧后立即返回：
 # 它返回 0 只表示这一帧被接收，而不是已经解码。最后一帧之后是**流结束**（EOS）：一个设置了 `dvpp_set_stream_desc_eos(desc, 1)`、没有数据的
 # 码流描述，输出图片描述传 0。VDEC 随后把它手里还留着的帧（解码器会保留几帧用于参考和重排序）全部输出，并逐帧回调。
-# [`vdec_destroy_channel`](https://github.com/hicann/runtime/tree/HEAD/python/docs) 会**等到所有回调都执行完**，所以只有在它返回之后才能清掉循环标志并调用
+# `acl.media.vdec_destroy_channel` 会**等到所有回调都执行完**，所以只有在它返回之后才能清掉循环标志并调用
 # `stop_thread`；顺序反过来，最后几帧就永远送不回来。然后释放帧配置和通道描述，以及输入帧的 DVPP 内存（VDEC 已经读完）。
 #
 # *模拟器：* 帧按显示顺序返回，每帧模拟耗时 1 ms；在开发板上，送帧过程中已收到的帧数取决于时序——所以本单元格在 destroy 之后才打印收集到的列表。
@@ -369,10 +369,10 @@ check_ret("acl.media.dvpp_destroy_pic_desc", media.dvpp_destroy_pic_desc(frame4_
 # `synchronize_stream` waits for it. The model reads that buffer directly; AIPP turns it into normalised RGB
 # (notebook 14). The input and output datasets are built once and reused for every frame, since the same buffers
 # are refilled; only the scores (1000 float32) travel to the host. The frame's own DVPP memory is freed as soon as VPC has
-# read it. The model side is notebooks 02–07's calls: [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html), [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) + [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) / [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
-# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html),
+# read it. The model side is notebooks 02–07's calls: [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html), [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md) + [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md),
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) / [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md),
+# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
+# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html),
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html), [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html),
 # [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html) and [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html).
 # VPC does not keep the aspect ratio: 300 × 170 is stretched to a square, as the official sample does;
@@ -386,10 +386,10 @@ check_ret("acl.media.dvpp_destroy_pic_desc", media.dvpp_destroy_pic_desc(frame4_
 # 从这里开始，每一帧都沿着第 14 节的路径走。`dvpp_vpc_resize_async` 在一个 DVPP 通道上（`dvpp_create_channel_desc` + `dvpp_create_channel`，
 # 与 VDEC 通道不是一回事）把 300 × 170 的图片（按 304 × 170 的 stride 读取）缩放成 AIPP 模型需要的 224 × 224 NV12——75,264 字节，没有补齐；
 # `synchronize_stream` 等它完成。模型直接读取这块缓冲；AIPP 把它变成归一化的 RGB（第 14 节）。输入和输出数据集只建一次，每帧复用，
-# 因为填充的始终是同样的缓冲；只有得分（1000 个 float32）传回 Host。VPC 读完之后，这一帧自己的 DVPP 内存就立即释放。模型这一侧用的是第 02–07 节的调用：[`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html), [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs) + [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs) / [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
-# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html),
+# 因为填充的始终是同样的缓冲；只有得分（1000 个 float32）传回 Host。VPC 读完之后，这一帧自己的 DVPP 内存就立即释放。模型这一侧用的是第 02–07 节的调用：[`acl.mdl.load_from_file`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-load_from_file.md), [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md) + [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md),
+# [`acl.mdl.get_input_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_input_size_by_index.md) / [`acl.mdl.get_output_size_by_index`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_output_size_by_index.md),
+# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
+# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md), [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html),
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html), [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html),
 # [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html) and [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html)。
 # VPC 不保持宽高比：
@@ -451,10 +451,11 @@ print("top-1 per frame:", top1)
 # ## JPEGE: one frame as a JPEG
 # To save or send a frame (an alarm snapshot, say), **JPEGE** encodes it in hardware from the same DVPP memory.
 # `dvpp_create_jpege_config` + `dvpp_set_jpege_config_level` (quality 1..100; 0 is the default) configure it;
-# `dvpp_jpeg_predict_enc_size(pic_desc, config)` gives the output buffer to allocate; the input rules ACL checks
-# there: NV12 with width stride a multiple of 16 (≥ width) and height stride equal to the height or a multiple of 16 —
-# VDEC's 304 × 170 qualifies. `dvpp_jpeg_encode_async(channel, pic_desc, out_dev, size_ptr, config, stream)` takes
-# the address of a **host uint32** holding the buffer's capacity, and after `synchronize_stream` that uint32 holds
+# `dvpp_jpeg_predict_enc_size(pic_desc, config)` gives the output buffer to allocate. The input rules, from the
+# [JPEGE functions and constraints](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html) page: NV12 with even width and height,
+# width stride the width rounded up to 16 (or a larger multiple of 16), height stride the height itself or the height
+# rounded up to 16 (at least 32) — VDEC's 304 × 170 qualifies.
+# `dvpp_jpeg_encode_async(channel, pic_desc, out_dev, size_ptr, config, stream)` takes the address of a **host uint32** holding the buffer's capacity, and after `synchronize_stream` that uint32 holds
 # the JPEG's byte count. The official samples point it at a Python `bytes` object (`bytes_to_ptr`), which then
 # changes under Python's feet; a 4-byte `malloc_host` buffer says what happens. The JPEG is copied back and opened
 # with Pillow.
@@ -467,7 +468,8 @@ print("top-1 per frame:", top1)
 # ## JPEGE：把一帧存成 JPEG
 # 要保存或发送一帧（比如报警快照），可以用 **JPEGE** 直接从同一块 DVPP 内存进行硬件编码。`dvpp_create_jpege_config` +
 # `dvpp_set_jpege_config_level`（质量 1..100；0 为默认值）配置编码；`dvpp_jpeg_predict_enc_size(pic_desc, config)` 给出要申请的输出缓冲大小；
-# ACL 在这里检查输入规则：NV12，宽 stride 是 16 的倍数（≥ 宽），高 stride 等于高或是 16 的倍数——VDEC 的 304 × 170 满足要求。
+# 输入规则见 [JPEGE 功能及约束说明](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0328.html)：NV12，宽和高为偶数，宽 stride 为宽向上对齐到 16（或更大的 16 的倍数），
+# 高 stride 等于高本身或高向上对齐到 16（最小 32）——VDEC 的 304 × 170 满足要求。
 # `dvpp_jpeg_encode_async(channel, pic_desc, out_dev, size_ptr, config, stream)` 接收一个**Host 上 uint32** 的地址，其中存放缓冲的容量；
 # `synchronize_stream` 之后这个 uint32 变成 JPEG 的字节数。官方样例把它指向一个 Python `bytes` 对象（`bytes_to_ptr`），于是这个对象会在 Python
 # 不知情时被改写；用一块 4 字节的 `malloc_host` 缓冲则一目了然。JPEG 复制回 Host 后用 Pillow 打开。
@@ -513,7 +515,7 @@ snapshot.convert("RGB").resize((150, 85))
 # * destroys the input stream desc it brings (the end-of-stream callback's too) and skips an output pic desc of 0;
 # * reads the output desc's ret_code: if it is not 0, stores `kept[user_data] = (ret_code, None)`;
 # * otherwise copies the picture to the host (`malloc_host`, `memcpy` kind 2, `ptr_to_bytes`,
-#   [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)) and
+#   [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)) and
 #   stores `kept[user_data] = (0, picture)`, where `picture` is the **visible** NV12 picture as a numpy uint8
 #   array of shape `(height * 3 // 2, width)`: `height` Y rows then `height // 2` UV rows, each `width` bytes —
 #   no padding. Read the width, height and strides from the desc (`dvpp_get_pic_desc_width / _height /
@@ -531,7 +533,7 @@ snapshot.convert("RGB").resize((150, 85))
 #
 # * 销毁它带来的输入码流描述（EOS 回调的也要销毁），并跳过为 0 的输出图片描述；
 # * 读取输出描述的 ret_code：如果不为 0，保存 `kept[user_data] = (ret_code, None)`；
-# * 否则把图片复制到 Host（`malloc_host`、kind 为 2 的 `memcpy`、`ptr_to_bytes`、[`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs)），保存 `kept[user_data] = (0, picture)`，其中
+# * 否则把图片复制到 Host（`malloc_host`、kind 为 2 的 `memcpy`、`ptr_to_bytes`、[`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)），保存 `kept[user_data] = (0, picture)`，其中
 #   `picture` 是**可见部分**的 NV12 图片，形状为 `(height * 3 // 2, width)` 的 numpy uint8 数组：先 `height` 行 Y，再 `height // 2` 行 UV，
 #   每行 `width` 个字节——不含补齐。宽、高和 stride 从描述中读取（`dvpp_get_pic_desc_width / _height / _width_stride / _height_stride`）；
 # * 无论 ret_code 如何，都释放输出内存（`dvpp_free`）并销毁输出图片描述。

@@ -7,7 +7,7 @@
 # [`acl.rt.event_elapsed_time`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0100.html)
 # "统计两个Event之间的耗时" — the time between two of them, in milliseconds, with a documented call order: create →
 # record start and end in the same Stream → synchronize → elapsed time. The same markers order work *between*
-# streams ([`acl.rt.stream_wait_event`](https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0101.html)).
+# streams ([`acl.rt.stream_wait_event`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0101.html)).
 # For the whole picture — every copy, the model, each operator — there is **profiling**: `acl.prof` sessions, or a
 # `profiler` section in the JSON file given to `acl.init`.
 #
@@ -27,7 +27,7 @@
 # **Event** 是你放进 Stream 的一个标记；Stream 执行到它时，Device 给它打上时间戳。
 # [`acl.rt.event_elapsed_time`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0100.html)
 # “统计两个Event之间的耗时”，单位毫秒，文档给出了调用顺序：创建 → 在同一个 Stream 中记录起始和结尾 Event → 同步 → 统计耗时。
-# 同样的标记也能在 Stream *之间*排序（[`acl.rt.stream_wait_event`](https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0101.html)）。
+# 同样的标记也能在 Stream *之间*排序（[`acl.rt.stream_wait_event`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0101.html)）。
 # 要看全貌——每次复制、模型、每个算子——就用 **Profiling**：`acl.prof` 采集会话，或者在传给 `acl.init` 的 JSON 文件中写一个
 # `profiler` 配置段。
 #
@@ -53,36 +53,36 @@ from acl_teach.lab import check_ret
 # Every pyACL call the code cells make, with its page (the pyACL API index where no page is given):
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html),
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html),
-# [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.create_stream`](https://hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/aadgp/aclpythondevg_01_0074.html),
 # [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html),
 # [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0147.html),
-# [`acl.rt.query_event_status`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.rt.destroy_event`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.query_event_status`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/event/function-query_event_status.md),
+# [`acl.rt.destroy_event`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/event/function-destroy_event.md),
 # [`acl.rt.memset`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0118.html),
-# [`acl.rt.reset_event`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.reset_event`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/event/function-reset_event.md),
 # [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html),
-# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html),
+# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md),
+# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html),
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html),
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html),
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html),
+# [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html),
 # [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
 # [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html),
 # [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html),
-# [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md),
+# [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md),
+# [`acl.mdl.get_num_inputs`](https://www.hiascend.com/document/detail/en/canncommercial/850/API/appdevgapi/aclpythondevg_01_0197.html),
+# [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0207.html),
+# [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md),
+# [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html),
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md),
+# [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md),
+# [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md),
 # [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html),
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
 # [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html),
-# [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
+# [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %% [markdown] tags=["lang:zh"]
 # 准备：带显式 Stream 的运行管理资源、默认模型及其数据集，以及放在锁页 Host 内存（[`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)）
@@ -91,36 +91,36 @@ from acl_teach.lab import check_ret
 # 代码单元格用到的每个 pyACL 调用及其页面（没有单独页面的链接到 pyACL API 索引）：
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html),
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html),
-# [`acl.rt.create_stream`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.create_stream`](https://hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/aadgp/aclpythondevg_01_0074.html),
 # [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html),
 # [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0147.html),
-# [`acl.rt.query_event_status`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.rt.destroy_event`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.query_event_status`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/event/function-query_event_status.md),
+# [`acl.rt.destroy_event`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/event/function-destroy_event.md),
 # [`acl.rt.memset`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0118.html),
-# [`acl.rt.reset_event`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.reset_event`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/event/function-reset_event.md),
 # [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html),
-# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0110.html),
+# [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md),
+# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html),
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html),
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html),
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0004.html),
+# [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html),
 # [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
-# [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html),
-# [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html),
-# [`acl.mdl.create_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.get_num_outputs`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.rt.free`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
-# [`acl.mdl.unload`](https://github.com/hicann/runtime/tree/HEAD/python/docs),
+# [`acl.rt.create_context`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/context/function-create_context.md),
+# [`acl.mdl.load_from_file`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-load_from_file.md),
+# [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md),
+# [`acl.mdl.get_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_desc.md),
+# [`acl.mdl.get_num_inputs`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_num_inputs.md),
+# [`acl.mdl.get_num_outputs`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0198.html),
+# [`acl.destroy_data_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/datatypes/function-destroy_data_buffer.md),
+# [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html),
+# [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md),
+# [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md),
+# [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md),
 # [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html),
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
 # [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html),
-# [`acl.rt.free_host`](https://github.com/hicann/runtime/tree/HEAD/python/docs).
+# [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %%
 import atexit
@@ -149,10 +149,10 @@ def top_class():
 # %% [markdown] tags=["lang:en"]
 # ## Two events around one inference
 # [`acl.rt.create_event`](https://www.hiascend.com/doc_center/source/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0073.html)`()`
-# returns `(event, ret)`. [`acl.rt.record_event`](https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0093.html)`(event, stream)`
+# returns `(event, ret)`. [`acl.rt.record_event`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0093.html)`(event, stream)`
 # is itself an asynchronous task: it "捕获当前Stream上已下发的任务" — captures the tasks already queued on that stream —
 # and is stamped when the stream gets there. So: record `start`, queue the inference, record `end`, then wait for
-# `end` with [`acl.rt.synchronize_event`](https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0098.html)
+# `end` with [`acl.rt.synchronize_event`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0098.html)
 # ("阻塞当前线程运行直到Event捕获的所有任务都执行完成") and read `ms, ret = acl.rt.event_elapsed_time(start, end)`.
 # Only the work *between* the two records on that stream is measured.
 #
@@ -166,9 +166,9 @@ def top_class():
 # %% [markdown] tags=["lang:zh"]
 # ## 一次推理前后的两个 Event
 # [`acl.rt.create_event`](https://www.hiascend.com/doc_center/source/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0073.html)`()`
-# 返回 `(event, ret)`。[`acl.rt.record_event`](https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0093.html)`(event, stream)`
+# 返回 `(event, ret)`。[`acl.rt.record_event`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0093.html)`(event, stream)`
 # 本身也是一个异步任务：它“捕获当前Stream上已下发的任务”，在 Stream 执行到它时打上时间戳。所以：记录 `start`，放入推理，记录 `end`，
-# 再用 [`acl.rt.synchronize_event`](https://hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0098.html)
+# 再用 [`acl.rt.synchronize_event`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0098.html)
 # （“阻塞当前线程运行直到Event捕获的所有任务都执行完成”）等待 `end`，最后读 `ms, ret = acl.rt.event_elapsed_time(start, end)`。
 # 量到的只是该 Stream 上两次记录*之间*的任务。
 #
@@ -244,7 +244,7 @@ for event in marks:
 # ## Ordering two streams: `stream_wait_event`
 # Tasks on *different* streams have no order at all. A common layout puts copies on one stream and inference on
 # another; then the execute must not start before its input has arrived.
-# [`acl.rt.stream_wait_event`](https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0101.html)`(stream, event)`
+# [`acl.rt.stream_wait_event`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0101.html)`(stream, event)`
 # queues a wait: "提交到Stream上的所有后续任务都需要等待Event捕获的任务都完成后才能开始执行" — everything queued on `stream`
 # after it waits until the tasks the event captured are done. It is asynchronous; a failed wait shows at the
 # synchronize ([aclrtStreamWaitEvent](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclcppdevg_03_0091.html)).
@@ -260,7 +260,7 @@ for event in marks:
 # %% [markdown] tags=["lang:zh"]
 # ## 给两个 Stream 排序：`stream_wait_event`
 # *不同* Stream 上的任务之间没有任何顺序。常见的做法是把复制放在一个 Stream、推理放在另一个 Stream；这时执行不能在输入到达之前开始。
-# [`acl.rt.stream_wait_event`](https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0101.html)`(stream, event)`
+# [`acl.rt.stream_wait_event`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0101.html)`(stream, event)`
 # 放入一个等待任务：“提交到Stream上的所有后续任务都需要等待Event捕获的任务都完成后才能开始执行”。它是异步接口；等待失败要到同步时才显现
 # （[aclrtStreamWaitEvent](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclcppdevg_03_0091.html)）。
 # 较早的指南给出的顺序是 create → record → wait → `acl.rt.reset_event(event, stream)`，等待通过之后用 reset 释放 Event 的资源；
@@ -299,7 +299,7 @@ print("with stream_wait_event:   ", two_streams(True))
 # Events answer one question each. A profiling session records everything: the calls
 # [`acl.prof.init`](https://hiascend.com/doc_center/source/zh/canncommercial/80RC1/apiref/appdevgapi/aclpythondevg_01_0848.html)`(folder)` →
 # `config = acl.prof.create_config(device_ids, aicore_metrics, aicore_events, data_types)` →
-# [`acl.prof.start`](https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0852.html)`(config)`
+# [`acl.prof.start`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0852.html)`(config)`
 # … `acl.prof.stop(config)` → `acl.prof.destroy_config` → `acl.prof.finalize()`. "Profling采集到的数据为调用该接口之后的数据":
 # only what runs after `start` is collected. The data types are OR-ed macros
 # ([aclprofCreateConfig](https://hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclcppdevg/aclcppdevg_03_0752.html)):
@@ -323,7 +323,7 @@ print("with stream_wait_event:   ", two_streams(True))
 # 一个 Event 只回答一个问题。一次 Profiling 采集会话记录一切，调用顺序为
 # [`acl.prof.init`](https://hiascend.com/doc_center/source/zh/canncommercial/80RC1/apiref/appdevgapi/aclpythondevg_01_0848.html)`(folder)` →
 # `config = acl.prof.create_config(device_ids, aicore_metrics, aicore_events, data_types)` →
-# [`acl.prof.start`](https://hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0852.html)`(config)`
+# [`acl.prof.start`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0852.html)`(config)`
 # … `acl.prof.stop(config)` → `acl.prof.destroy_config` → `acl.prof.finalize()`。“Profling采集到的数据为调用该接口之后的数据”：
 # 只采集 `start` 之后执行的任务。数据类型是若干宏的按位或（[aclprofCreateConfig](https://hiascend.com/document/detail/zh/canncommercial/5046/inferapplicationdev/aclcppdevg/aclcppdevg_03_0752.html)）：
 # `ACL_PROF_ACL_API`（0x1，AscendCL 接口及内存复制）、`ACL_PROF_TASK_TIME`（0x2，算子执行时间）、`ACL_PROF_MSPROFTX`（0x80，你的程序自己标记的数据）。
@@ -417,7 +417,7 @@ picture
 
 # %% [markdown] tags=["lang:en"]
 # ## Profiling from `acl.init`'s config file
-# The JSON file given to [`acl.init`](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html)
+# The JSON file given to [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html)
 # can switch profiling on for the whole process, with no `acl.prof` call in the code
 # ([acl.json 配置文件方式](https://www.hiascend.com/document/detail/zh/canncommercial/700/devtools/auxiliarydevtool/atlasprofiling_16_0152.html)):
 # `{"profiler": {"switch": "on", "output": "FOLDER"}}` — `switch` must be `"on"` (missing or anything else: off);
@@ -433,7 +433,7 @@ picture
 
 # %% [markdown] tags=["lang:zh"]
 # ## 通过 `acl.init` 的配置文件开启 Profiling
-# 传给 [`acl.init`](https://www.hiascend.com/doc_center/source/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) 的 JSON 文件可以为整个进程开启 Profiling，
+# 传给 [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) 的 JSON 文件可以为整个进程开启 Profiling，
 # 代码中不需要任何 `acl.prof` 调用（[acl.json 配置文件方式](https://www.hiascend.com/document/detail/zh/canncommercial/700/devtools/auxiliarydevtool/atlasprofiling_16_0152.html)）：
 # `{"profiler": {"switch": "on", "output": "FOLDER"}}`——`switch` 必须是 `"on"`（缺失或取其他值即关闭）；`output` 是数据存放的位置
 # （默认为可执行文件所在目录），`"aicpu": "on"` 等选项可以增加采集内容。采集从 `acl.init` 持续到 `acl.finalize`，所以演示写成一个独立的程序，

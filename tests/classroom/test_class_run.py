@@ -242,10 +242,11 @@ def test_class_run(klass):
     source = nbformat.read(os.path.join(pwd.getpwnam(INSTRUCTOR).pw_dir, "acl-teach", "source", ASSIGNMENT,
                                         ASSIGNMENT + ".ipynb"), as_version=4)
     solution = next(c.source for c in source.cells if c.metadata.get("nbgrader", {}).get("solution"))
-    wrong = ("def init_twice():\n    import os\n"
+    wrong = ("def open_device(device_id):\n    import os\n"
              f"    open({MARKER!r}, 'w').write(str(os.getuid()))\n"
              f"    try:\n        open(os.path.expanduser('~{INSTRUCTOR}') + '/pwned', 'w').write('x')\n"
-             "    except OSError:\n        pass\n    return 0, 0\n")
+             "    except OSError:\n        pass\n    return 0, 0\n\n\n"
+             "def close_device(device_id, context, stream):\n    pass\n")
     for user, text in ((RIGHT, solution), (WRONG, wrong)):
         path = os.path.join(pwd.getpwnam(user).pw_dir, ASSIGNMENT, ASSIGNMENT + ".ipynb")
         rc, out = _as(user, f"import nbformat\nnb = nbformat.read({path!r}, as_version=4)\n"

@@ -54,6 +54,7 @@ class Sample:
     acllite_dir: str = "python/common/acllite"  # the newer samples' README installs inference/acllite/acllitePY
     setup: Tuple[Tuple[str, str], ...] = ()  # (README command, folder) run before the atc commands, e.g. a script
     needs: Tuple[str, ...] = ()
+    programs: Tuple[str, ...] = ()  # command-line tools the sample runs (ffmpeg-python calls ffmpeg/ffprobe)
     sim_options: Tuple[str, ...] = ()
     expect: Tuple[str, ...] = ()
     reject: Tuple[str, ...] = CRASHES
@@ -172,6 +173,51 @@ VIDEO_NOTE = ("The README downloads a camera clip we cannot ship: ours is coffee
 DYN_BATCH = f"{L2}/1_classification/googlenet_imagenet_dynamic_batch"
 SHORT_TEXT = "中国女排在世界杯决赛中以三比零战胜对手，第十次夺得冠军。"  # < 298 characters: 298 values are sent
 DYN_HW = f"{L2}/1_classification/resnet50_imagenet_dynamic_hw"
+
+
+def _nv12_cfg(w: int, h: int, crop=None, mean: float = 127, reci: float = 0.0078125) -> str:
+    """Ours (the READMEs download their AIPP cfgs, unpublished): YUV420SP_U8 w x h, JPEG YUV->RGB matrix (as
+    GOOGLENET_CFG), an optional crop (x, y, cw, ch), (x - mean) * reci per channel."""
+    lines = ["aipp_mode : static", "related_input_rank : 0", "input_format : YUV420SP_U8",
+             f"src_image_size_w : {w}", f"src_image_size_h : {h}", "csc_switch : true", "rbuv_swap_switch : false"]
+    if crop:
+        x, y, cw, ch = crop
+        lines += ["crop : true", f"load_start_pos_w : {x}", f"load_start_pos_h : {y}", f"crop_size_w : {cw}",
+                  f"crop_size_h : {ch}"]
+    matrix = (256, 0, 359, 256, -88, -183, 256, 454, 0)
+    lines += [f"matrix_r{i // 3}c{i % 3} : {v}" for i, v in enumerate(matrix)]
+    lines += ["input_bias_0 : 0", "input_bias_1 : 128", "input_bias_2 : 128"]
+    lines += [f"min_chn_{c} : {mean}" for c in range(3)] + [f"var_reci_chn_{c} : {reci}" for c in range(3)]
+    return "aipp_op {\n" + "".join(f"    {line}\n" for line in lines) + "}\n"
+
+
+DEEPLAB_PP = f"{L2}/3_segmentation/deeplabv3_postprocess_optimization"
+DEEPLAB_PP_NOTE = ("MindSpore DeepLabv3 (quantised AIR; names not in the README, the code reads output 0 as [1,21,H,W] "
+                   "and thresholds each class map at 0.5): substitute x [1,3,513,513] -> output [1,21,513,513] in "
+                   "[0, 1], class 15 (person) where bright; no class 2, whose colour 287 makes the sample's "
+                   "cv2.merge fail under NumPy 1.x. acllite JPEGD -> VPC resize to 513x513 NV12, strides 528x514 "
+                   "(407088 bytes): the odd size is documented as not allowed; the simulator goes on with a warning "
+                   "(expected here). aipp.cfg is downloaded and unpublished: ours takes that 528x514 buffer and "
+                   "crops its 513x513 picture.")
+
+
+RESNET_ONNX_ATC = ("atc --model=resnet50.onnx --framework=5 --output=resnet50 "
+                   "--input_shape=\"actual_input_1:1,3,224,224\"  --soc_version=Ascend310")
+RESNET_AIPP_CFG = RESNET_HW_CFG.replace("input_format : RGB888_U8\n",
+                                        "input_format : RGB888_U8\n    src_image_size_w : 224\n"
+                                        "    src_image_size_h : 224\n")
+BODY_POSE_MODEL = Model("model/OpenPose_light.om", models.openpose_argmax,
+                        "atc --framework=3 --model=model/OpenPose_light.pb --input_shape=\"input001:1,368,368,3\" "
+                        "--input_format=NHWC --output=model/OpenPose_light --output_type=FP32 "
+                        "--out_nodes=\"light_openpose/stage_1/ArgMax:0\" --soc_version=Ascend310", cwd=".")
+BODY_POSE_NOTE = ("TF light OpenPose cut at light_openpose/stage_1/ArgMax (README's --out_nodes): input001 NHWC "
+                  "[1,368,368,3] BGR / 255 in; [1,14] out, per joint the peak's index in the flattened 92x92 heatmap "
+                  "(FP32 by --output_type). The substitute's peaks come from a fixed 1x1 mix of the picture.")
+CLS = f"{L2}/1_classification"
+DET = f"{L2}/2_object_detection"
+YOLOV3_NOTE = ("Caffe YOLOv3 whose prototxt ends in ATC's YoloV3DetectionOutput: data [1,3,416,416] (static AIPP from "
+               "aipp_nv12.cfg, downloaded, unpublished: ours is YUV420SP_U8 416x416) + img_info fp32 [1,4] in; box_out "
+               "fp32 [1,6144] + box_out_num int32 [1,8] out. The substitute finds no box (box_out_num 0). ")
 
 
 def _top1(expected, image_re: str):
@@ -508,4 +554,387 @@ SAMPLES: Tuple[Sample, ...] = (
                  "device buffer; it views the data by a DEVICE_TO_HOST copy whose source is its malloc_host "
                  "buffer (the kind is reserved on hardware: the runtime infers the direction). Sleeps 1 s per "
                  "cycle (~110 s) and retries a failed call forever."),
+    Sample("vgg16_cat_dog_picture", f"{CLS}/vgg16_cat_dog_picture", "python3.6 main.py", cwd="src", acllite=True,
+           models=(Model("model/vgg16_cat_dog.om",
+                         lambda: models.classifier("input_1", [1, 224, 224, 3], "dense_2/Softmax", 2, layout="NHWC",
+                                                   softmax=True),
+                         "atc --output_type=FP32 --input_shape=\"input_1:1,224,224,3\"  --input_format=NHWC "
+                         "--output=\"vgg16_cat_dog\" --soc_version=Ascend310 --insert_op_conf=insert_op.cfg "
+                         "--framework=3 --model=\"./vgg16_cat_dog.pb\""),),
+           files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(224, 256, crop=(0, 0, 224, 224)))),
+                  File("data/cat.jpg", data.photo("chelsea.png"))),
+           check=checks.files_written("out/cat.jpg"),
+           notes="TF VGG16 (Keras), NHWC input_1 [1,224,224,3] with static AIPP; 2 classes (dog, cat). The code "
+                 "resizes to 224 wide x 256 high (MODEL_HEIGHT 256): the README's insert_op.cfg (downloaded, "
+                 "unpublished) must take that 86016-byte NV12 picture; ours crops its top 224x224. Output name "
+                 "unknown (the code reads output 0); the substitute's 2 classes mean nothing."),
+    Sample("inceptionv3_picture", f"{CLS}/inceptionv3_picture", "python3 classify.py ../data/", cwd="src",
+           acllite=True,
+           models=(Model("model/InceptionV3.om", lambda: models.imagenet_sized("actual_input_1", [1, 3, 300, 300]),
+                         "atc --model=./inceptionv3.onnx --framework=5 --output=InceptionV3 --soc_version=Ascend310B1 "
+                         "--insert_op_conf=./aipp_inceptionv3_pth.config --input_shape=\"actual_input_1:1,3,300,300\" "
+                         "--input_format=NCHW"),),
+           files=(File("model/aipp_inceptionv3_pth.config", data.text_file(_nv12_cfg(336, 336, crop=(18, 18, 300, 300)))),
+                  File("data/rabit.jpg", data.photo("chelsea.png")), File("data/test2.jpg", data.photo("coffee.png"))),
+           check=_top1({"rabit.jpg": checks.CATS, "test2.jpg": checks.ESPRESSO}, r"images:(\S+)"),
+           notes="ONNX (PyTorch) InceptionV3, actual_input_1 [1,3,300,300] with static AIPP; the code resizes to "
+                 "336x336 NV12. The README downloads aipp_inceptionv3_pth.config (unpublished): ours crops the "
+                 "central 300x300 and normalises as the substitute (EfficientNet-Lite0 at 300x300) wants. "
+                 "README only in Chinese; its soc is Ascend310B1."),
+    Sample("googlenet_imagenet_multi_batch", f"{CLS}/googlenet_imagenet_multi_batch", "python3.6 classify.py ../data/",
+           cwd="src", acllite=True,
+           models=(Model("model/googlenet_yuv.om", lambda: models.imagenet_caffe_bgr_batch(10),
+                         "atc --input_shape=\"data:10,3,224,224\" --weight=\"./googlenet.caffemodel\" "
+                         "--input_format=NCHW --output=\"./googlenet_yuv\" --soc_version=Ascend310 "
+                         "--insert_op_conf=./insert_op.cfg --framework=0 --model=\"./googlenet.prototxt\""),),
+           files=(File("model/insert_op.cfg", data.text_file(GOOGLENET_DYN_CFG)),
+                  File("data/test1.jpg", data.photo("chelsea.png")), File("data/test2.jpg", data.photo("coffee.png"))),
+           check=_top1({"test1.jpg": checks.CATS, "test2.jpg": checks.ESPRESSO}, r"images:(\S+)"),
+           notes="Static batch 10 with static AIPP: per image JPEGD -> VPC resize 224x224, the NV12 pictures copied "
+                 "D2D into one 10 x 75264-byte buffer (fewer than 10 images: the rest of the buffer is never "
+                 "written), one execute, the first `left` results printed. insert_op.cfg (downloaded, unpublished): "
+                 "ours is the dynamic-batch sample's (Caffe BGR means), with the Caffe adapter on EfficientNet-Lite0."),
+    Sample("YOLOV3_coco_detection_picture", f"{DET}/YOLOV3_coco_detection_picture", "python3.6 object_detect.py ../data/",
+           cwd="src", acllite=True,
+           models=(Model("model/yolov3_yuv.om", models.yolov3_caffe,
+                         "atc --model=yolov3.prototxt --weight=yolov3.caffemodel --framework=0 --output=yolov3_yuv "
+                         "--soc_version=Ascend310 --insert_op_conf=aipp_nv12.cfg"),),
+           files=(File("model/aipp_nv12.cfg", data.text_file(_nv12_cfg(416, 416, mean=0, reci=0.0039216))),
+                  File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683)))),
+           expect=("box num ", "======== inference results: ============="),
+           check=checks.files_written("out/dog1_1024_683.jpg"),
+           notes=YOLOV3_NOTE + "acllite JPEGD -> crop_and_paste to 416x416 (aspect kept)."),
+    Sample("YOLOV3_coco_detection_picture_with_postprocess_op", f"{DET}/YOLOV3_coco_detection_picture_with_postprocess_op",
+           "python3.6 object_detect.py ../data/", cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/yolov3_tf_aipp.om",
+                         lambda: models.heads("input", [1, 416, 416, 3],
+                                              [("yolov3/yolov3_head/Conv_6/BiasAdd", 32, 255),
+                                               ("yolov3/yolov3_head/Conv_14/BiasAdd", 16, 255),
+                                               ("yolov3/yolov3_head/Conv_22/BiasAdd", 8, 255)],
+                                              layout="NHWC", objectness=(4, 89, 174)),
+                         "atc --model=yolov3_tensorflow_1.5.pb --framework=3 --output=yolov3_tf_aipp --output_type=FP32 "
+                         "--soc_version=Ascend310 --input_shape=\"input:1,416,416,3\" "
+                         "--out_nodes=\"yolov3/yolov3_head/Conv_6/BiasAdd:0;yolov3/yolov3_head/Conv_14/BiasAdd:0;"
+                         "yolov3/yolov3_head/Conv_22/BiasAdd:0\" --log=info --insert_op_conf=aipp_nv12.cfg"),
+                   Model("model/yolov3_output_op.om", models.yolov3_output_op,
+                         "atc --model=yolov3_modify.prototxt --weight=yolov3.caffemodel --framework=0 "
+                         "--output=yolov3_output_op --soc_version=Ascend310")),
+           files=(File("model/aipp_nv12.cfg", data.text_file(_nv12_cfg(416, 416, mean=0, reci=0.0039216))),
+                  File("data/test.jpg", data.photo("chelsea.png"))),
+           expect=("post process", "success!", "======== using op postprocess end: ============="),
+           check=checks.files_written("out/out_test.jpg"),
+           notes="Two models: the TF YOLOv3 (NHWC input [1,416,416,3] + static AIPP from aipp_nv12.cfg, downloaded, "
+                 "unpublished: ours YUV420SP_U8 416x416 / 255) -> three NHWC heads [1,13|26|52,…,255]; the code "
+                 "transposes them to NCHW and runs the Caffe single-operator model yolov3_output_op (three Yolo "
+                 "layers + ATC's YoloV3DetectionOutput, lowered by our ATC: acl_teach/toolchain/ascend_ops.py) with "
+                 "img_info [416,416,416,416]. The substitute heads' objectness is low: box_out_num 0, nothing drawn."),
+    Sample("video_super_resolution", f"{L2}/6_other/video_super_resolution", "python3.6 video_super_resolution.py",
+           cwd="src", acllite=True, needs=("cv2", "imageio", "ffmpeg"), programs=("ffmpeg", "ffprobe"),
+           models=(Model("model/EDVR_180_320.om", models.edvr_substitute,
+                         "atc --input_shape=\"L_input:1,5,180,320,3\" --input_format=ND --output=\"EDVR_180_320\" "
+                         "--soc_version=Ascend310 --framework=3 --model=\"./EDVR_180_320.pb\" --output_type=FP32"),),
+           files=(File("data/low_resolution.mp4", data.mp4("rocket.jpg", (320, 180), 10)),),
+           expect=("Save high resolution image complete!",),
+           check=checks.files_written("out/high_resolution.mp4"),
+           notes="EDVR (TF, --input_format=ND): L_input fp32 [1,5,180,320,3] (five frames in [0, 1]) -> one frame "
+                 "[1,720,1280,3] in [0, 255]; the substitute upscales the middle frame x4. The code splits the video "
+                 "with OpenCV into 320x180 PNGs and a REDS-style test.json (make_reds_dataset.py), runs one execute "
+                 "per frame, writes the frames with imageio and builds out/high_resolution.mp4 with ffmpeg-python, "
+                 "which runs the ffmpeg and ffprobe programs (Debian's ffmpeg package): the runner checks they are "
+                 "on PATH. Our low_resolution.mp4: rocket.jpg panned, 10 frames of 320x180 (OpenCV's mp4v)."),
+    Sample("YOLOV4_coco_detection_car_picture", f"{DET}/YOLOV4_coco_detection_car_picture", "python3.6 yolov4.py",
+           cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/yolov4_bs1.om",
+                         lambda: models.heads("input", [1, 3, 608, 608], [("Conv_434", 32, 255),
+                                              ("Conv_418", 16, 255), ("Conv_402", 8, 255)], objectness=(4, 89, 174)),
+                         "atc --model=./yolov4_dynamic_bs.onnx --framework=5 --output=yolov4_bs1 --input_format=NCHW "
+                         "--soc_version=Ascend310 --input_shape=\"input:1,3,608,608\" "
+                         "--out_nodes=\"Conv_434:0;Conv_418:0;Conv_402:0\""),),
+           files=(File("data/test.jpg", data.photo("rocket.jpg", (1280, 720))),),
+           expect=("result = ",), check=checks.files_written("out/out_test.jpg"),
+           notes="As YOLOV4_coco_detection_picture (fp32 [1,3,608,608] in, 3 heads of 255 channels, strides "
+                 "32/16/8; objectness low, no box) plus a lane finder on the 1280x720 camera frame (configure.json's "
+                 "ORIGINAL_SIZE): our test.jpg is rocket.jpg at 1280x720."),
+    Sample("deeplabv3_pascal_pic", f"{L2}/3_segmentation/deeplabv3_pascal_pic", "python3.6 deeplabv3.py ../data",
+           cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/deeplabv3_plus.om", models.deeplabv3_tf,
+                         "atc --model=./deeplabv3_plus.pb --framework=3 --output=deeplabv3_plus --soc_version=Ascend310 "
+                         " --input_shape=\"ImageTensor:1,513,513,3\" --output_type=\"SemanticPredictions:0:FP32\" "
+                         "--out_nodes=\"SemanticPredictions:0\""),),
+           files=(File("data/cat.jpg", data.photo("chelsea.png")), File("data/dog.jpg", data.photo("coffee.png"))),
+           expect=("Execute end",), check=checks.files_written("out/cat.jpg", "out/dog.jpg"),
+           notes="TF DeepLabv3+: ImageTensor uint8 NHWC [1,513,513,3] in (the code sends BGR as int8: same bytes), "
+                 "SemanticPredictions [1,513,513] out (int64 in TF, FP32 by --output_type). Substitute: class 15 "
+                 "(person) where the pixel is bright."),
+    *(Sample("deeplabv3_postprocess_optimization" + ("" if script == "deeplab_dvpp_aipp_quant.py" else "+multi"),
+             DEEPLAB_PP, f"python3.6 {script}", cwd="src", acllite=True, needs=("cv2",),
+             models=(Model("model/deeplab_quant.om", models.deeplabv3_ms,
+                           "atc --output=./deeplab_quant --soc_version=Ascend310 --framework=1 "
+                           "--model=./deeplabv3_quant.air --insert_op_conf=./aipp.cfg"),),
+             files=(File("model/aipp.cfg", data.text_file(_nv12_cfg(528, 514, crop=(0, 0, 513, 513), mean=0,
+                                                                     reci=1.0))),
+                    File("data/test.jpg", data.photo("chelsea.png"))),
+             expect=(r"warning: acl\.media\.dvpp_vpc_resize_async: output 513x513", *expect),
+             check=checks.files_written("out/test.jpg"),
+             notes=DEEPLAB_PP_NOTE)
+      for script, expect in (("deeplab_dvpp_aipp_quant.py", ()), ("deeplab_multi.py", ("Execute end",)))),
+    *(Sample("animeGAN_picture" + ("" if size == 256 else f"+{size}"), f"{L2}/6_other/animeGAN_picture",
+             f"python3.6 AnimeGAN.py ../data/ {size}", cwd="src", acllite=True, needs=("cv2",),
+             models=(Model(f"model/AnimeGANv2_{size}.om",
+                           lambda size=size: models.image_to_image("test", [1, size, size, 3],
+                                                                   "generator/G_MODEL/out_layer/Tanh", [1, size, size, 3]),
+                           f"atc --model=\"./AnimeGAN_{size}_{size}.pb\" --output_type=FP32 "
+                           f"--input_shape=\"test:1,{size},{size},3\" --input_format=NHWC --output=\"AnimeGANv2_{size}\" "
+                           f"--soc_version=Ascend310 --framework=3 --precision_mode=allow_fp32_to_fp16 "
+                           f"--insert_op_conf=aipp_{size}_{size}.cfg"),),
+             files=(File(f"model/aipp_{size}_{size}.cfg", data.text_file(_nv12_cfg(size, size, mean=127.5,
+                                                                                    reci=0.0078431))),
+                    File("data/test.jpg", data.photo("chelsea.png"))),
+             check=checks.files_written("out/test.jpg"),
+             notes=f"TF AnimeGANv2, NHWC test [1,{size},{size},3] with static AIPP (aipp_{size}_{size}.cfg downloaded, "
+                   "unpublished: ours YUV420SP_U8 -> RGB in [-1, 1]) -> the same shape in [-1, 1]; acllite JPEGD -> "
+                   "crop_and_paste_get_roi. The README's three sizes differ only by the model.")
+      for size in (256, 512, 1024)),
+    Sample("YOLOV3_plane_detection", "python/contrib/YOLOV3_plane_detection", "python3.6 object_detect.py ../data",
+           cwd="src", acllite=True, needs=("cv2",),
+           models=(Model("model/yolov3.om", models.yolov3_caffe,
+                         "atc --model=yolov3.prototxt --weight=yolov3.caffemodel --framework=0 --output=yolov3 "
+                         "--soc_version=Ascend310 --insert_op_conf=aipp_nv12.cfg"),),
+           files=(File("model/aipp_nv12.cfg", data.text_file(_nv12_cfg(416, 416, mean=0, reci=0.0039216))),
+                  File("data/test.jpg", data.photo("rocket.jpg")), File("src/outputs/.keep", data.text(""))),
+           check=checks.files_written("src/outputs/test.jpg"),
+           notes=YOLOV3_NOTE + "acllite JPEGD -> VPC resize 416x416; with no box nothing is cropped. The code saves "
+                 "the picture to ./outputs (src/outputs), which neither the repository nor the README creates (the "
+                 "README says to look there): the runner makes it."),
+    Sample("cartoonGAN_picture", "python/contrib/cartoonGAN_picture", "python3 cartoonization.py ../data/", cwd="src",
+           acllite=True, needs=("cv2",),
+           models=(Model("model/cartoonization.om",
+                         lambda: models.image_to_image("train_real_A", [1, 256, 256, 3], "gen_B", [1, 256, 256, 3]),
+                         "atc --output_type=FP32 --input_shape=\"train_real_A:1,256,256,3\" --input_format=NHWC "
+                         "--output=\"./cartoonization\" --soc_version=Ascend310 --insert_op_conf=insert_op.cfg "
+                         "--framework=3 --save_original_model=false --model=\"./cartoonization.pb\" "
+                         "--precision_mode=allow_fp32_to_fp16"),),
+           files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(256, 256, mean=127.5, reci=0.0078431))),
+                  File("data/scenery.jpg", data.photo("rocket.jpg"))),
+           check=checks.files_written("out/scenery.jpg"),
+           notes="TF CartoonGAN, NHWC train_real_A [1,256,256,3] with static AIPP (insert_op.cfg downloaded, "
+                 "unpublished: ours YUV420SP_U8 256x256 -> RGB in [-1, 1]) -> [1,256,256,3] in [-1, 1]; acllite "
+                 "JPEGD -> crop_and_paste_get_roi. Output name unknown (the code reads output 0)."),
+    Sample("crowd_count_picture", "python/contrib/crowd_count_picture", "python3.6 main.py ../data/", cwd="src",
+           acllite=True, needs=("cv2",),
+           models=(Model("model/count_person.caffe.om",
+                         lambda: models.image_to_image("blob1", [1, 3, 800, 1408], "density", [1, 1, 800, 1408],
+                                                       layout="NCHW", act="Sigmoid"),
+                         "atc --input_shape=\"blob1:1,3,800,1408\" --weight=\"count_person.caffe.caffemodel\" "
+                         "--input_format=NCHW --output=\"count_person.caffe\" --soc_version=Ascend310 "
+                         "--insert_op_conf=insert_op.cfg --framework=0 --model=\"count_person.caffe.prototxt\""),),
+           files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(1408, 800, mean=0, reci=1.0))),
+                  File("data/crowd.jpg", data.photo("rocket.jpg"))),
+           check=checks.files_written("out/crowd.jpg"),
+           notes="Caffe crowd counting, blob1 [1,3,800,1408] with static AIPP (insert_op.cfg downloaded, unpublished: "
+                 "ours YUV420SP_U8 1408x800 -> RGB); the code reshapes output 0 to an 800x1408 density map and sums it "
+                 "(count = sum / 1000). acllite JPEGD -> crop_and_paste to 1408x800."),
+    Sample("dehaze_picture", "python/contrib/dehaze_picture", "python3.6 main.py ../data/", cwd="src", acllite=True,
+           models=(Model("model/deploy_vel.om",
+                         lambda: models.image_to_image("t_image_input_to_DHGAN_generator", [1, 512, 512, 3],
+                                                       "DHGAN_generator/output", [1, 512, 512, 3]),
+                         "atc --model=output_graph.pb --framework=3 --input_shape=\"t_image_input_to_DHGAN_generator:"
+                         "1,512,512,3\" --output=deploy_vel --soc_version=Ascend310 "
+                         "--input_fp16_nodes=\"t_image_input_to_DHGAN_generator\" --output_type=FP32"),),
+           files=(File("data/10992_04_0.8209.png", data.photo("rocket.jpg")),),
+           check=checks.files_written("out/out_10992_04_0.8209.png"),
+           notes="TF dehazing GAN: fp16 (--input_fp16_nodes) NHWC [1,512,512,3] in [-1, 1] (the code sends BGR "
+                 "float16), [1,512,512,3] fp32 out in [-1, 1]."),
+    Sample("edge_detection_picture", "python/contrib/edge_detection_picture", "python3.6 main.py ../data/", cwd="src",
+           acllite=True,
+           models=(Model("model/rcf.om",
+                         lambda: models.maps("data", [1, 3, 512, 512], [(f"side{i}", [1, 1, s, s]) for i, s in
+                                             enumerate((512, 256, 128, 64, 63))], layout="NCHW"),
+                         "atc --model=rcf.prototxt --weight=./rcf_bsds.caffemodel --framework=0 --output=rcf "
+                         "--soc_version=Ascend310 --input_fp16_nodes=data --input_format=NCHW --output_type=FP32"),),
+           files=(File("data/ori.jpg", data.photo("chelsea.png")),),
+           check=checks.files_written("out/outori.jpg"),
+           notes="Caffe RCF: data fp16 [1,3,512,512] (BGR, CHW) in; five side outputs [1,1,512|256|128|64|63,...] fp32, "
+                 "which the code resizes to 512x512 and fuses with fixed weights."),
+    Sample("garbage_picture", "python/contrib/garbage_picture", "python3 classify_test.py ../data/", cwd="src",
+           acllite=True,
+           models=(Model("model/garbage_yuv.om", lambda: models.classifier("data", [1, 3, 224, 224], "output", 26),
+                         "atc --model=./mobilenetv2.air --framework=1 --output=garbage_yuv --soc_version=Ascend310 "
+                         "--insert_op_conf=./insert_op_yuv.cfg --input_shape=\"data:1,3,224,224\" "
+                         "--input_format=NCHW"),),
+           files=(File("model/insert_op_yuv.cfg", data.text_file(_nv12_cfg(224, 224))),
+                  File("data/bottle.jpg", data.photo("coffee.png")), File("data/newspaper.jpg", data.photo("rocket.jpg"))),
+           check=checks.files_written("out/bottle.jpg", "out/newspaper.jpg"),
+           notes="MindSpore MobileNetV2, data [1,3,224,224] with static AIPP (insert_op_yuv.cfg downloaded, "
+                 "unpublished); 26 classes (the code's list). acllite JPEGD -> VPC resize 224x224."),
+    Sample("gesture_recognition_picture", "python/contrib/gesture_recognition_picture", "python3 main.py ../data/",
+           cwd="src", acllite=True,
+           models=(Model("model/gesture_yuv.om", lambda: models.classifier("data", [1, 3, 224, 224], "prob", 21,
+                                                                           softmax=True),
+                         "atc --model=./resnet18_gesture.prototxt --weight=./resnet18_gesture.caffemodel --framework=0 "
+                         "--output=gesture_yuv --soc_version=Ascend310 --insert_op_conf=./insert_op.cfg "
+                         "--input_shape=\"data:1,3,224,224\" --input_format=NCHW"),),
+           files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(256, 224, crop=(16, 0, 224, 224)))),
+                  File("data/test1.jpg", data.photo("chelsea.png"))),
+           check=checks.all_of(checks.labels_printed(1), checks.files_written("out/test1.jpg")),
+           notes="Caffe ResNet-18, data [1,3,224,224] with static AIPP; 21 gestures (the code's list). The code "
+                 "resizes to 256 wide x 224 high: the README's insert_op.cfg (downloaded, unpublished) must take that "
+                 "86016-byte NV12 picture; ours crops the central 224x224."),
+    Sample("human_protein_map_classification", "python/contrib/human_protein_map_classification",
+           "python3 main.py ../data/", cwd="src", acllite=True,
+           models=(Model("model/deploy_vel.om", lambda: models.classifier("data", [1, 3, 224, 224], "score", 10),
+                         "atc --model=./hpa.prototxt --weight=./hpa.caffemodel --framework=0 --output=./deploy_vel  "
+                         "--soc_version=Ascend310 --input_format=NCHW --input_fp16_nodes=data --output_type=FP32 "
+                         "--out_nodes=\"score:0\""),),
+           files=(File("data/test.jpg", data.photo("chelsea.png")), File("src/font.ttf", data.font())),
+           check=checks.files_written("out/out_test.jpg"),
+           notes="src/font.ttf is in the repository; a partial mirror may lack its blob, then we put DejaVu Sans there. "
+                 "Caffe HPA classifier: data fp16 [1,3,224,224] (BGR, CHW) in, score [1,10] fp32 out (sigmoid in the "
+                 "code; the code's 10 labels). The README's data comes from a Kaggle set: ours is our cat photo."),
+    Sample("image_HDR_enhance", "python/contrib/image_HDR_enhance", "python3.6 main.py", cwd="src", acllite=True,
+           needs=("cv2",),
+           models=(Model("model/image_HDR_enhance.om",
+                         lambda: models.image_to_image("input", [1, 512, 512, 3], "output", [1, 512, 512, 3],
+                                                       act="Sigmoid"),
+                         "atc --model=./image_HDR_enhance.pb --framework=3 --output=image_HDR_enhance "
+                         "--soc_version=Ascend310  --input_shape=\"input:1,512,512,3\" --input_format=NHWC "
+                         "--output_type=FP32"),),
+           files=(File("data/data1.png", data.photo("coffee.png")),),
+           check=checks.files_written("out/data1.png"),
+           notes="TF HDR enhancement: NHWC fp32 [1,512,512,3] RGB in [0, 1] in, [1,512,512,3] in [0, 1] out."),
+    Sample("portrait_picture", "python/contrib/portrait_picture", "python3 main.py", cwd="src", acllite=True,
+           needs=("cv2",),
+           models=(Model("model/portrait.om",
+                         lambda: models.image_to_image("Inputs/x_input", [1, 224, 224, 3], "Softmax",
+                                                       [1, 224, 224, 2], act="Sigmoid"),
+                         "atc --model=./portrait.pb  --insert_op_conf=./insert_op.cfg  --output=\"./portrait\" "
+                         "--output_type=FP32 --input_shape=\"Inputs/x_input:1,224,224,3\" --framework=3 "
+                         "--soc_version=Ascend310"),),
+           files=(File("model/insert_op.cfg", data.text_file(_nv12_cfg(224, 224))),
+                  File("data/ori.jpg", data.photo("chelsea.png", (640, 480))),
+                  File("data/background.jpg", data.photo("rocket.jpg", (640, 480)))),
+           check=checks.files_written("out/mask/ori.jpg", "out/result/ori.jpg"),
+           notes="TF PortraitNet, NHWC Inputs/x_input [1,224,224,3] with static AIPP (insert_op.cfg downloaded, "
+                 "unpublished) -> [1,224,224,2] mask probabilities; the code pastes data/background.jpg behind the "
+                 "mask (it adds the two pictures, so they must have the same size: ours are both 640x480). acllite JPEGD -> VPC "
+                 "resize 224x224."),
+    Sample("vessel_segmentation", "python/contrib/vessel_segmentation", "python3 main.py", cwd="src", acllite=True,
+           needs=("cv2",),
+           models=(Model("model/vessel.om",
+                         lambda: models.image_to_image("data", [1, 3, 512, 512], "sigmoid", [1, 1, 512, 512],
+                                                       layout="NCHW", act="Sigmoid"),
+                         "atc --model=./deploy_vel_ascend.prototxt --weight=./vel_hw_iter_5000.caffemodel "
+                         "--framework=0 --output=./vessel --soc_version=Ascend310 --input_format=NCHW "
+                         "--input_fp16_nodes=data -output_type=FP32"),),
+           files=(File("data/test1.png", data.photo("chelsea.png")),),
+           check=checks.files_written("out/test1.png"),
+           notes="Caffe retina U-Net: data fp16 [1,3,512,512] in (the code sends the BGR picture as [1,512,512,3] "
+                 "float16: same size, HWC bytes in a CHW input, as on a board), [1,1,512,512] vessel probability out."),
+    Sample("sampleResnetQuickStart", "inference/modelInference/sampleResnetQuickStart/python",
+           "python3.7 sampleResnetQuickStart.py", cwd="src", needs=("cv2",),
+           models=(Model("model/resnet50.om", lambda: models.imagenet_torch("actual_input_1"), RESNET_ONNX_ATC),),
+           files=(File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683))),),
+           check=checks.top1_every(checks.CATS, 1),
+           notes="Raw pyACL, no AIPP: the code normalises RGB with torchvision's mean/std and sends fp32 NCHW; the "
+                 "substitute is EfficientNet-Lite0 behind an adapter undoing that normalisation (input actual_input_1, "
+                 "1000 logits). The README's command is scripts/sample_run.sh: python3.7 in src/."),
+    Sample("sampleResnetAIPP", "inference/modelInference/sampleResnetAIPP/python", "python3.7 sampleResnetAIPP.py",
+           cwd="src", needs=("cv2",),
+           models=(Model("model/resnet50.om", lambda: models.imagenet_sized("actual_input_1", [1, 3, 224, 224]),
+                         RESNET_ONNX_ATC + "  --insert_op_conf=aipp.cfg"),),
+           files=(File("model/aipp.cfg", data.text_file(RESNET_AIPP_CFG)),
+                  File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683)))),
+           check=checks.top1_every(checks.CATS, 1),
+           notes="The code sends 224x224 RGB uint8 (150528 bytes) to a model with static AIPP; the README downloads "
+                 "aipp.cfg (resnet50_CV, unpublished): ours is RGB888_U8 224x224, (x - 127) / 128 as the substitute "
+                 "(EfficientNet-Lite0, input actual_input_1) wants."),
+    Sample("sampleResnetDVPP", "inference/modelInference/sampleResnetDVPP/python", "python3.7 sampleResnetDVPP.py",
+           cwd="src", needs=("cv2",),
+           models=(Model("model/resnet50.om", lambda: models.imagenet_sized("actual_input_1", [1, 3, 224, 224]),
+                         RESNET_ONNX_ATC + "  --insert_op_conf=aipp.cfg"),),
+           files=(File("model/aipp.cfg", data.text_file(_nv12_cfg(224, 224))),
+                  File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683)))),
+           check=checks.top1_every(checks.CATS, 1),
+           notes="Raw pyACL DVPP: JPEGD -> VPC resize 224x224 NV12 -> a model with static AIPP (aipp.cfg "
+                 "resnet50_DVPP downloaded, unpublished: ours YUV420SP_U8 224x224 -> RGB, (x - 127) / 128). The code "
+                 "swaps width_stride and height_stride of the resize output desc (both 224 here)."),
+    Sample("sampleResnetDVPP+pyAcllite", "inference/modelInference/sampleResnetDVPP/pyAcllite",
+           "python3.7 sampleResnetDVPP.py", cwd="src", acllite=True, acllite_dir="inference/acllite/acllitePY",
+           needs=("cv2",),
+           models=(Model("model/resnet50.om", lambda: models.imagenet_sized("actual_input_1", [1, 3, 224, 224]),
+                         RESNET_ONNX_ATC + "  --insert_op_conf=aipp.cfg"),),
+           files=(File("model/aipp.cfg", data.text_file(_nv12_cfg(224, 224))),
+                  File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683)))),
+           check=checks.top1_every(checks.CATS, 1),
+           notes="The same with the newer acllite (inference/acllite/acllitePY, on PYTHONPATH as the README says)."),
+    Sample("sampleCrowdCounting", "inference/modelInference/sampleCrowdCounting", "python3.7 sampleCrowdCounting.py",
+           cwd="src", acllite=True, acllite_dir="inference/acllite/acllitePY", needs=("cv2",),
+           models=(Model("model/CrowdCounting.om",
+                         lambda: models.maps("input", [1, 3, 850, 1280], [("density", [1, 1, 106, 160]),
+                                             ("density_up", [1, 1, 850, 1280])], layout="NCHW", act="Sigmoid"),
+                         "atc --model=CrowdCounting.onnx --framework=5 --output=CrowdCounting --soc_version=Ascend310  "
+                         "--insert_op_conf=aipp.cfg"),),
+           files=(File("model/aipp.cfg", data.text_file(_nv12_cfg(1280, 850, mean=0, reci=0.0039216))),
+                  File("data/people.jpg", data.photo("rocket.jpg")), File("out/.keep", data.text(""))),
+           check=checks.files_written("out/people.jpg"),
+           notes="ONNX crowd counter with static AIPP (aipp.cfg downloaded, unpublished: ours YUV420SP_U8 1280x850); "
+                 "acllitePY JPEGD -> resize 1280x850. The code unpacks two outputs and reads output 0 as [1,1,H,W] "
+                 "(count = its sum); the names and sizes are not published (ours: 1/8 and full size). "
+                 "scripts/sample_run.sh makes ../out; the runner makes it too."),
+    Sample("body_pose_picture", "python/contrib/body_pose_picture", "python3 run_image.py", cwd="src", acllite=True,
+           needs=("cv2",), models=(BODY_POSE_MODEL,),
+           files=(File("data/test.jpg", data.photo("chelsea.png")),),
+           check=checks.files_written("output/test_output.jpg"),
+           notes=BODY_POSE_NOTE),
+    Sample("body_pose_picture+video", "python/contrib/body_pose_picture", "python3 run_video.py", cwd="src",
+           acllite=True, needs=("cv2",), models=(BODY_POSE_MODEL,),
+           files=(File("data/yoga.mp4", data.mp4("rocket.jpg", (1280, 720), 10)),),
+           expect=("Cannot read more, Reach the end of video",),
+           notes=BODY_POSE_NOTE + " run_video.py without --is_presenter_server: cv2.VideoCapture of data/yoga.mp4 "
+                 "(ours: rocket.jpg panned, 10 frames of 1280x720, OpenCV's mp4v) -> one execute per frame -> an mp4 in "
+                 "../output."),
+    Sample("head_pose_picture", "python/contrib/head_pose_picture", "python3 main.py", cwd="src", acllite=True,
+           needs=("cv2",),
+           models=(Model("model/yolo_model.om",
+                         lambda: models.heads("input_1", [1, 416, 416, 3], [("conv2d_59/BiasAdd", 32, 18),
+                                              ("conv2d_67/BiasAdd", 16, 18), ("conv2d_75/BiasAdd", 8, 18)],
+                                              layout="NHWC", objectness=(4, 10, 16)),
+                         "atc --framework=3 --model=model/yolo_model.pb --input_shape=\"input_1:1,416,416,3\" "
+                         "--input_format=NHWC --output=model/yolo_model --output_type=FP32 --soc_version=Ascend310",
+                         cwd="."),
+                   Model("model/WHENet_b2_a1_modified.om",
+                         lambda: models.multi_classifier("input_1", [1, 224, 224, 3], [("yaw_new/BiasAdd", 120),
+                                                         ("pitch_new/BiasAdd", 66), ("roll_new/BiasAdd", 66)]),
+                         "atc --framework=3 --model=model/WHENet_b2_a1_modified.pb --input_shape=\"input_1:1,224,224,3\" "
+                         "--input_format=NHWC --output=model/WHENet_b2_a1_modified --output_type=FP32 "
+                         "--soc_version=Ascend310", cwd=".")),
+           files=(File("data/test.jpg", data.photo("chelsea.png")),),
+           check=checks.files_written("output/test_output.jpg"),
+           notes="Two TF models. Keras YOLOv3 (1 class, 9 anchors): input_1 NHWC [1,416,416,3] in [0, 1] -> heads "
+                 "[1,13|26|52,...,18] NHWC; WHENet: input_1 NHWC [1,224,224,3] -> yaw [1,120], pitch [1,66], roll "
+                 "[1,66] bins. Output names are not published (the code reads outputs by index). The substitute YOLO's "
+                 "objectness is low: no head is found, so WHENet is loaded but never executed."),
+    Sample("3Dgesture_recognition", "python/contrib/3Dgesture_recognition", "python3.6 3Dgesture_recognition.py ../data/",
+           cwd="src", acllite=True,
+           models=(Model("model/3d_gesture_recognition.om",
+                         lambda: models.clip_classifier("X", [1, 16, 112, 112, 3], "output", 10),
+                         "atc --model=3d_gesture_recognition.pb --framework=3 --output=3d_gesture_recognition "
+                         "--soc_version=Ascend310 --input_shape=\"X:1,16,112,112,3\" --input_format=NDHWC"),),
+           files=(File("data/test_float32_actiontype7.bin", data.clip_bin("chelsea.png", (112, 112), 16)),),
+           expect=("process  end",), check=checks.files_written("out/test_float32_actiontype7.txt"),
+           notes="TF 3D CNN: X NDHWC [1,16,112,112,3] fp32 (16 frames) -> [1,10] action scores. The README downloads "
+                 "a .bin made by its video2bin script (16 x 112 x 112 x 3 float32): ours is chelsea.png panned, in "
+                 "[0, 1] (video2bin's scaling is not published)."),
+    Sample("ssd_mobilenetv2_picture", f"{L2}/n_e2e/ssd_mobilenetv2_picture", "python3 main.py", cwd="src",
+           acllite=True, needs=("cv2", "easydict"),
+           models=(Model("model/ssd_500.om", lambda: models.ssd_boxes("x", [1, 3, 320, 320], 2034, 81),
+                         "atc --input_format=NCHW --framework=1 --model=\"ssd_500.air\" --output=\"ssd_500\" "
+                         "--soc_version=Ascend310"),),
+           files=(File("data/dog1_1024_683.jpg", data.photo("chelsea.png", (1024, 683))),),
+           check=checks.files_written("out/outputdog1_1024_683.jpg"),
+           notes="MindSpore SSD-MobileNetV2 (AIR; the README gives no download, only the atc command): x [1,3,320,320] "
+                 "-> boxes [1,2034,4] + scores [1,2034,81] (config.py's num_ssd_boxes and num_classes; the code runs "
+                 "its own NMS). The code sends its normalised picture as float64 (2457600 bytes for a 1228800-byte "
+                 "fp32 input): acllite warns, the model reads the first half, as on a board. Needs easydict "
+                 "(config.py), which the README does not list."),
 )

@@ -114,3 +114,47 @@ def video(name: str, size, frames: int, codec: str = "h264") -> Maker:
 def text_file(content: str) -> Maker:
     """A text file with ``content`` (e.g. an AIPP cfg the README downloads)."""
     return text(content)
+
+
+def font() -> Maker:
+    """A TrueType font (DejaVu Sans Bold) for a sample that ships its own font file, where the checkout lacks it
+    (a partial mirror without the blob)."""
+    def make(path: str) -> None:
+        import shutil
+        _parent(path)
+        if not os.path.isfile(path):
+            shutil.copyfile(FONT, path)
+    return make
+
+
+def mp4(name: str, size, frames: int) -> Maker:
+    """A shipped photo, slowly panned, as an MPEG-4 Part 2 .mp4 of ``frames`` frames at (w, h) (OpenCV's mp4v writer:
+    what cv2.VideoCapture in the samples reads; the READMEs download camera clips we may not ship)."""
+    def make(path: str) -> None:
+        import cv2
+        import numpy as np
+        from acl_teach.toolchain import assets
+        _parent(path)
+        w, h = size
+        with Image.open(assets.image(name)) as img:
+            big = np.asarray(img.convert("RGB").resize((w + 2 * frames, h), Image.BICUBIC))[:, :, ::-1]
+        writer = cv2.VideoWriter(path, cv2.VideoWriter_fourcc(*"mp4v"), 25, (w, h))
+        for i in range(frames):
+            writer.write(np.ascontiguousarray(big[:, 2 * i:2 * i + w]))
+        writer.release()
+    return make
+
+
+def clip_bin(name: str, size, frames: int) -> Maker:
+    """A shipped photo, panned, as ``frames`` RGB frames of (w, h) in float32 [0, 1], raw (the 3D gesture sample's
+    video2bin output: frames x h x w x 3 float32)."""
+    def make(path: str) -> None:
+        import numpy as np
+        from acl_teach.toolchain import assets
+        _parent(path)
+        w, h = size
+        with Image.open(assets.image(name)) as img:
+            big = np.asarray(img.convert("RGB").resize((w + 2 * frames, h), Image.BICUBIC), np.float32) / 255.0
+        clip = np.stack([big[:, 2 * i:2 * i + w] for i in range(frames)])
+        clip.astype(np.float32).tofile(path)
+    return make

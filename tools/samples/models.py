@@ -186,3 +186,244 @@ def imagenet_nhwc(input_name: str) -> onnx.ModelProto:
     net.graph.input.append(helper.make_tensor_value_info(input_name, FLOAT, [1, "h", "w", 3]))
     onnx.checker.check_model(net)
     return net
+
+
+def _set_input(net: onnx.ModelProto, input_name: str, dims: Sequence[int]) -> onnx.ModelProto:
+    """Rename the graph's (single) input and give it ``dims`` (EfficientNet-Lite0's convolutions take any N, H, W)."""
+    old = net.graph.input[0].name
+    for node in net.graph.node:
+        node.input[:] = [input_name if i == old else i for i in node.input]
+    del net.graph.input[:]
+    net.graph.input.append(helper.make_tensor_value_info(input_name, FLOAT, list(dims)))
+    onnx.checker.check_model(net)
+    return net
+
+
+def imagenet_sized(input_name: str, dims: Sequence[int]) -> onnx.ModelProto:
+    """EfficientNet-Lite0 taking ``input_name`` NCHW of ``dims`` (e.g. InceptionV3's 300x300), normalised as it wants
+    ((x - 127) / 128: our AIPP cfgs produce it) -> probabilities [N, 1000]."""
+    from acl_teach.toolchain import assets
+    return _set_input(onnx.load(assets.default_onnx()), input_name, dims)
+
+
+def imagenet_caffe_bgr_batch(batch: int) -> onnx.ModelProto:
+    """imagenet_caffe_bgr with a fixed batch (the multi-batch sample's data:10,3,224,224)."""
+    net = imagenet_caffe_bgr()
+    return _set_input(net, "data", [batch, 3, 224, 224])
+
+
+def yolov3_caffe() -> onnx.ModelProto:
+    """Caffe YOLOv3 with its YoloV3DetectionOutput layer: data [1,3,416,416] + img_info [1,4] -> box_out fp32
+    [1,6144] (x1, y1, x2, y2, score, class planes of up to 1024 boxes) + box_out_num int32 [1,8].
+
+    The substitute finds no box: box_out_num[0] = 0 (the box planes are a function of the picture, never read)."""
+    nodes = [helper.make_node("GlobalAveragePool", ["data"], ["gap"]),
+             helper.make_node("ReduceSum", ["gap"], ["level"], keepdims=0),
+             helper.make_node("ReduceSum", ["img_info"], ["info"], keepdims=0),
+             helper.make_node("Mul", ["info", "zero"], ["info0"]),
+             helper.make_node("Add", ["level", "info0"], ["level2"]),
+             helper.make_node("Expand", ["level2", "box_shape"], ["box_out"], name="box_out"),
+             helper.make_node("Mul", ["level2", "zero"], ["none"]),
+             helper.make_node("Expand", ["none", "num_shape"], ["num_f"]),
+             helper.make_node("Cast", ["num_f"], ["box_out_num"], to=TensorProto.INT32, name="box_out_num")]
+    inits = [_const("zero", np.float32(0.0)), _const("box_shape", np.array([1, 6144], np.int64)),
+             _const("num_shape", np.array([1, 8], np.int64))]
+    graph = helper.make_graph(nodes, "yolov3_caffe",
+                              [helper.make_tensor_value_info("data", FLOAT, [1, 3, 416, 416]),
+                               helper.make_tensor_value_info("img_info", FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info("box_out", FLOAT, [1, 6144]),
+                               helper.make_tensor_value_info("box_out_num", TensorProto.INT32, [1, 8])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="acl-teach samples")
+    model.ir_version = min(model.ir_version, 8)
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def deeplabv3_tf() -> onnx.ModelProto:
+    """TF DeepLabv3+: ImageTensor uint8 NHWC [1,513,513,3] -> SemanticPredictions [1,513,513] (class per pixel; the
+    README's --output_type makes it FP32). Substitute: class 15 (person) where the pixel is brighter than 127."""
+    nodes = [helper.make_node("Cast", ["ImageTensor"], ["img"], to=FLOAT),
+             helper.make_node("ReduceMean", ["img"], ["grey"], axes=[3], keepdims=0),
+             helper.make_node("Greater", ["grey", "half"], ["bright"]),
+             helper.make_node("Cast", ["bright"], ["bright_f"], to=FLOAT),
+             helper.make_node("Mul", ["bright_f", "person"], ["SemanticPredictions"], name="SemanticPredictions")]
+    inits = [_const("half", np.float32(127.0)),
+             _const("person", np.float32(15.0))]
+    graph = helper.make_graph(nodes, "deeplabv3",
+                              [helper.make_tensor_value_info("ImageTensor", TensorProto.UINT8, [1, 513, 513, 3])],
+                              [helper.make_tensor_value_info("SemanticPredictions", FLOAT, [1, 513, 513])], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="acl-teach samples")
+    model.ir_version = min(model.ir_version, 8)
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def deeplabv3_ms(size: int = 513, person: int = 15) -> onnx.ModelProto:
+    """MindSpore DeepLabv3 as deeplabv3_postprocess_optimization reads it: x [1,3,H,W] -> output [1,21,H,W] class maps
+    in [0, 1]. Substitute: only class ``person`` is on, where the pixel is bright (the sample's draw_label multiplies
+    uint8 masks by its colour table, whose 287 for class 2 breaks cv2.merge under NumPy 1.x, so no class 2)."""
+    onehot = np.zeros((1, 21, 1, 1), np.float32)
+    onehot[0, person] = 1.0
+    nodes = [helper.make_node("ReduceMean", ["x"], ["grey"], axes=[1], keepdims=1),
+             helper.make_node("Sub", ["grey", "mid"], ["centred"]),
+             helper.make_node("Mul", ["centred", "gain"], ["logit"]),
+             helper.make_node("Sigmoid", ["logit"], ["bright"]),
+             helper.make_node("Mul", ["bright", "onehot"], ["output"], name="output")]
+    inits = [_const("mid", np.float32(127.0)), _const("gain", np.float32(0.05)), _const("onehot", onehot)]
+    return _model("deeplabv3_ms", nodes, [("x", [1, 3, size, size])], [("output", [1, 21, size, size])], inits)
+
+
+def maps(input_name: str, shape: List[int], outputs: List[Tuple[str, List[int]]], layout: str = "NHWC",
+         act: str = "Tanh", seed: int = 0) -> onnx.ModelProto:
+    """Image-to-map networks (GANs, enhancement, segmentation, edge or density maps): per output a fixed 1x1 channel
+    mix of the picture, ``act`` (Tanh: [-1, 1]; Sigmoid: [0, 1]), resized to the output's H x W (same layout)."""
+    nodes: list = []
+    x = _to_nchw(input_name, layout, nodes)
+    channels = shape[1] if layout == "NCHW" else shape[3]
+    inits = []
+    for i, (name, out_shape) in enumerate(outputs):
+        n, c, h, w = out_shape if layout == "NCHW" else [out_shape[0], out_shape[3], out_shape[1], out_shape[2]]
+        mix = (np.eye(c, channels) + _weights(seed + i, [c, channels], 0.05)).astype(np.float32) / 128.0
+        inits += [_const(f"W{i}", mix.reshape(c, channels, 1, 1)), _const(f"B{i}", np.zeros(c, np.float32)),
+                  _const(f"size{i}", np.array([n, c, h, w], np.int64))]
+        last = name if layout == "NCHW" else f"{name}__nchw"
+        nodes += [helper.make_node("Conv", [x, f"W{i}", f"B{i}"], [f"mixed{i}"]),
+                  helper.make_node(act, [f"mixed{i}"], [f"act{i}"]),
+                  helper.make_node("Resize", [f"act{i}", "", "", f"size{i}"], [last], mode="linear", name=name)]
+        if layout != "NCHW":
+            nodes.append(helper.make_node("Transpose", [last], [name], perm=[0, 2, 3, 1]))
+    return _model("maps", nodes, [(input_name, shape)], outputs, inits)
+
+
+def image_to_image(input_name: str, shape: List[int], output_name: str, out_shape: List[int], layout: str = "NHWC",
+                   act: str = "Tanh") -> onnx.ModelProto:
+    """One output map (see ``maps``): a picture in, a picture (or map) out."""
+    return maps(input_name, shape, [(output_name, out_shape)], layout, act)
+
+
+def imagenet_torch(input_name: str) -> onnx.ModelProto:
+    """torchvision ResNet-50's contract (RGB, (x/255 - mean) / std per channel, NCHW [1,3,224,224] -> 1000 logits)
+    on EfficientNet-Lite0: an adapter undoes the torchvision normalisation and applies EfficientNet's (x-127)/128."""
+    from acl_teach.toolchain import assets
+    net = onnx.load(assets.default_onnx())
+    old = net.graph.input[0].name
+    inner = input_name + "__efficientnet"
+    for node in net.graph.node:
+        node.input[:] = [inner if i == old else i for i in node.input]
+    mean = np.array([123.675, 116.28, 103.53], np.float32).reshape(1, 3, 1, 1)
+    std = np.array([58.395, 57.12, 57.375], np.float32).reshape(1, 3, 1, 1)
+    adapter = [helper.make_node("Mul", [input_name, "torch_std"], ["scaled"]),
+               helper.make_node("Add", ["scaled", "torch_mean"], ["rgb"]),
+               helper.make_node("Sub", ["rgb", "effnet_mean"], ["centred"]),
+               helper.make_node("Div", ["centred", "effnet_std"], [inner])]
+    nodes = adapter + list(net.graph.node)
+    del net.graph.node[:]
+    net.graph.node.extend(nodes)
+    net.graph.initializer.extend([_const("torch_std", std), _const("torch_mean", mean),
+                                  _const("effnet_mean", np.float32(127.0)), _const("effnet_std", np.float32(128.0))])
+    del net.graph.input[:]
+    net.graph.input.append(helper.make_tensor_value_info(input_name, FLOAT, [1, 3, 224, 224]))
+    onnx.checker.check_model(net)
+    return net
+
+
+def openpose_argmax() -> onnx.ModelProto:
+    """Light OpenPose cut at its stage-1 ArgMax (TF, NHWC input001 [1,368,368,3] in [0, 1]): per joint (14) the index
+    of the peak in the flattened 92x92 heatmap, [1,14] (int in TF, FP32 by the README's --output_type)."""
+    nodes = [helper.make_node("Transpose", ["input001"], ["nchw"], perm=[0, 3, 1, 2]),
+             helper.make_node("AveragePool", ["nchw"], ["pool"], kernel_shape=[4, 4], strides=[4, 4]),
+             helper.make_node("Conv", ["pool", "W", "B"], ["heat"]),
+             helper.make_node("Reshape", ["heat", "flat"], ["heat_flat"]),
+             helper.make_node("ArgMax", ["heat_flat"], ["peak"], axis=2, keepdims=0),
+             helper.make_node("Cast", ["peak"], ["light_openpose/stage_1/ArgMax"], to=FLOAT,
+                              name="light_openpose/stage_1/ArgMax")]
+    inits = [_const("W", _weights(0, [14, 3, 1, 1], 1.0)), _const("B", np.zeros(14, np.float32)),
+             _const("flat", np.array([1, 14, 92 * 92], np.int64))]
+    return _model("openpose", nodes, [("input001", [1, 368, 368, 3])], [("light_openpose/stage_1/ArgMax", [1, 14])],
+                  inits)
+
+
+def multi_classifier(input_name: str, shape: List[int], outputs: List[Tuple[str, int]], layout: str = "NHWC",
+                     seed: int = 0) -> onnx.ModelProto:
+    """Global-average-pool + one fixed linear layer per output: several [1, n] logit vectors from one picture
+    (WHENet's yaw / pitch / roll bins)."""
+    nodes: list = []
+    x = _to_nchw(input_name, layout, nodes)
+    channels = shape[1] if layout == "NCHW" else shape[3]
+    nodes += [helper.make_node("GlobalAveragePool", [x], ["gap"]), helper.make_node("Flatten", ["gap"], ["feat"])]
+    inits = []
+    for i, (name, n) in enumerate(outputs):
+        nodes.append(helper.make_node("Gemm", ["feat", f"W{i}", f"B{i}"], [name], name=name))
+        inits += [_const(f"W{i}", _weights(seed + 2 * i, [channels, n], 0.01)), _const(f"B{i}", _weights(seed + 2 * i + 1, [n]))]
+    return _model("multi_classifier", nodes, [(input_name, shape)], [(name, [1, n]) for name, n in outputs], inits)
+
+
+def clip_classifier(input_name: str, shape: List[int], output_name: str, classes: int, seed: int = 0) -> onnx.ModelProto:
+    """A video-clip classifier (C3D-like, NDHWC [1, D, H, W, C]): the clip's mean colour through a fixed linear layer."""
+    nodes = [helper.make_node("ReduceMean", [input_name], ["mean"], axes=[1, 2, 3], keepdims=0),
+             helper.make_node("Gemm", ["mean", "W", "B"], [output_name], name=output_name)]
+    inits = [_const("W", _weights(seed, [shape[4], classes], 1.0)), _const("B", _weights(seed + 1, [classes]))]
+    return _model("clip_classifier", nodes, [(input_name, shape)], [(output_name, [1, classes])], inits)
+
+
+def ssd_boxes(input_name: str, shape: List[int], boxes: int, classes: int, seed: int = 0) -> onnx.ModelProto:
+    """An SSD without its NMS (MindSpore SSD-MobileNetV2): [1, boxes, 4] box corners in [0, 1] and [1, boxes, classes]
+    scores. The substitute's boxes are fixed, its scores low (below the samples' 0.6 threshold) and a function of
+    the picture's mean, so nothing is drawn."""
+    rng = np.random.default_rng(seed)
+    corners = np.sort(rng.random((1, boxes, 2, 2)), axis=2).reshape(1, boxes, 4).astype(np.float32)
+    nodes = [helper.make_node("ReduceMean", [input_name], ["level"], keepdims=0),
+             helper.make_node("Mul", ["level", "zero"], ["none"]),
+             helper.make_node("Add", ["corners", "none"], ["boxes"], name="boxes"),
+             helper.make_node("Mul", ["level", "small"], ["shift"]),
+             helper.make_node("Add", ["score_bias", "shift"], ["score_logits"]),
+             helper.make_node("Sigmoid", ["score_logits"], ["scores"], name="scores")]
+    inits = [_const("zero", np.float32(0.0)), _const("small", np.float32(0.01)), _const("corners", corners),
+             _const("score_bias", (rng.standard_normal((1, boxes, classes)) - 4.0).astype(np.float32))]
+    return _model("ssd_boxes", nodes, [(input_name, shape)], [("boxes", [1, boxes, 4]), ("scores", [1, boxes, classes])],
+                  inits)
+
+
+def yolov3_output_op(classes: int = 80, top: int = 1024) -> onnx.ModelProto:
+    """The Caffe single-operator YOLOv3 post-processing model: three Yolo layers (ONNX YoloPreDetection V3) and
+    ATC's YoloV3DetectionOutput, our ATC lowering them (acl_teach/toolchain/ascend_ops.py).
+
+    Inputs: the three heads NCHW [1,255,13|26|52,…] (the sample transposes the TF model's NHWC heads) and
+    img_info [1,4]; outputs box_out fp32 [1,6*top], box_out_num int32 [1,8]. The prototxt is downloaded and
+    unpublished: its blob names, ``post_nms_topn`` (1024, as the Caffe YOLOv3 sample's 6144-float box_out) and the
+    thresholds are ours; the anchors are YOLOv3's COCO anchors, the largest for the 13x13 grid."""
+    grids = (13, 26, 52)
+    anchors = {"biases_low": [116., 90., 156., 198., 373., 326.], "biases_mid": [30., 61., 62., 45., 59., 119.],
+               "biases_high": [10., 13., 16., 30., 33., 23.]}
+    nodes = [helper.make_node("YoloPreDetection", [f"head{i}"], [f"yolo{i}_coords", f"yolo{i}_obj", f"yolo{i}_classes"],
+                              boxes=3, coords=4, classes=classes, yolo_version="V3", name=f"yolo{i}")
+             for i in range(3)]
+    nodes.append(helper.make_node(
+        "YoloV3DetectionOutput", [f"yolo{i}_{k}" for k in ("coords", "obj", "classes") for i in range(3)] + ["img_info"],
+        ["box_out", "box_out_num"], boxes=3, coords=4, classes=classes, relative=1, obj_threshold=0.5,
+        score_threshold=0.5, iou_threshold=0.45, pre_nms_topn=512, post_nms_topn=top, name="detection_out3",
+        **anchors))
+    per = 3 * (5 + classes)
+    graph = helper.make_graph(nodes, "yolov3_output_op",
+                              [helper.make_tensor_value_info(f"head{i}", FLOAT, [1, per, g, g])
+                               for i, g in enumerate(grids)] + [helper.make_tensor_value_info("img_info", FLOAT, [1, 4])],
+                              [helper.make_tensor_value_info("box_out", FLOAT, [1, 6 * top]),
+                               helper.make_tensor_value_info("box_out_num", TensorProto.INT32, [1, 8])])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="acl-teach samples")
+    model.ir_version = min(model.ir_version, 8)
+    return model  # not checked by onnx.checker: the Ascend operators are unknown to it (our ATC checks the lowered graph)
+
+
+def edvr_substitute() -> onnx.ModelProto:
+    """EDVR video super-resolution (TF, --input_format=ND): L_input fp32 [1,5,180,320,3] (five RGB frames in
+    [0, 1]) -> one fp32 [1,720,1280,3] frame in [0, 255] (the code casts it to uint8). The substitute upscales the
+    middle frame bilinearly x4; the output's name is not published (the code reads none)."""
+    nodes = [helper.make_node("Gather", ["L_input", "middle"], ["frame"], axis=1),
+             helper.make_node("Transpose", ["frame"], ["nchw"], perm=[0, 3, 1, 2]),
+             helper.make_node("Resize", ["nchw", "", "scales"], ["big"], mode="linear"),
+             helper.make_node("Mul", ["big", "k255"], ["scaled"]),
+             helper.make_node("Clip", ["scaled", "lo", "hi"], ["clipped"]),
+             helper.make_node("Transpose", ["clipped"], ["SR_output"], perm=[0, 2, 3, 1], name="SR_output")]
+    inits = [_const("middle", np.array(2, np.int64)), _const("scales", np.array([1, 1, 4, 4], np.float32)),
+             _const("k255", np.float32(255.0)), _const("lo", np.float32(0.0)), _const("hi", np.float32(255.0))]
+    return _model("edvr", nodes, [("L_input", [1, 5, 180, 320, 3])], [("SR_output", [1, 720, 1280, 3])], inits)

@@ -13,6 +13,7 @@ import fnmatch
 import os
 import re
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
@@ -79,6 +80,10 @@ def run_one(sample: Sample, checkout: str, work: str, timeout: float) -> Result:
     if missing:
         return Result(sample, False, f"the sample imports {', '.join(missing)}, which is not installed in "
                       f"{sys.prefix} (make samples installs tools/samples/requirements.txt)")
+    absent = [p for p in sample.programs if shutil.which(p) is None]
+    if absent:
+        return Result(sample, False, f"the sample runs the program(s) {', '.join(absent)}, not found on PATH "
+                      f"(Debian/Ubuntu: apt-get install ffmpeg)")
     root = os.path.join(work, sample.name)
     log: List[str] = []
     try:
