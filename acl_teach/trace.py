@@ -57,8 +57,8 @@ def _expression(c: Call) -> str:
     return f"{c.api}({', '.join(_literal(a) for a in c.args)})"
 
 
-def _render(c: Call) -> str:
-    text = _expression(c)
+def _render(c: Call, expression: str = "") -> str:
+    text = expression or _expression(c)
     short = c.api.rsplit(".", 1)[-1]
     if c.names:
         text = f"{', '.join(c.names)} = {text}"
@@ -131,8 +131,8 @@ def call(calls: List[Call], api: str, *args: Any) -> Any:
     """Run one documented pyACL call on the active backend and record it."""
     result = resolve(api)(*args)
     record = Call(api, args, result, _name_results(api, result))
-    record.text = _render(record)  # rendered now: names are forgotten after finalize
     record.expression = _expression(record)
+    record.text = _render(record, record.expression)  # rendered now: names are forgotten after finalize
     calls.append(record)
     return result
 

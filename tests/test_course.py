@@ -87,22 +87,16 @@ def _graded(tmp_path_factory, students):
     return course, scores
 
 
-# Two courses graded at once, one per xdist worker (each grading is a long sequential run): the instructor's
-# solutions and the mistakes in one, the untouched release in the other.
-GRADED = pytest.mark.xdist_group("e2e-course-graded")
-UNTOUCHED = pytest.mark.xdist_group("e2e-course-untouched")
+# One course graded for all three students: one `db student import`, one `generate_assignment`, one `autograde`
+# (nbgrader's start-up, ~2 CPU-s of imports per process, paid once, not twice). The tests share it on one xdist
+# worker; started first (an e2e- group), its ~35 notebook runs overlap the rest of the suite on the other worker.
+GRADED = pytest.mark.xdist_group("e2e-course")
 
 
 @pytest.fixture(scope="session")
 def graded(tmp_path_factory):
-    """The course graded for the solutions and the typical mistakes."""
-    return _graded(tmp_path_factory, ("solutions", "mistakes"))
-
-
-@pytest.fixture(scope="session")
-def graded_untouched(tmp_path_factory):
-    """The course graded for the untouched student version."""
-    return _graded(tmp_path_factory, ("untouched",))
+    """The course graded for the solutions, the typical mistakes and the untouched student version."""
+    return _graded(tmp_path_factory, ("solutions", "mistakes", "untouched"))
 
 
 def test_course_init_writes_config_and_every_assignment(tmp_path):
@@ -136,9 +130,9 @@ def test_solutions_get_full_marks(graded):
         assert top > 0 and score == top, (a, score, top)
 
 
-@UNTOUCHED
-def test_the_untouched_student_version_gets_zero_without_a_crash(graded_untouched):
-    course, scores = graded_untouched
+@GRADED
+def test_the_untouched_student_version_gets_zero_without_a_crash(graded):
+    course, scores = graded
     for a, (score, top) in scores["untouched"].items():
         assert score == 0 and top > 0, (a, score)
         nb = nbformat.read(os.path.join(course, "autograded", "untouched", a, a + ".ipynb"), as_version=4)

@@ -10,6 +10,7 @@ a 1 x 12000 strip resized to a short side of 256 would otherwise become 256 x 3,
 """
 from __future__ import annotations
 
+import functools
 import os
 import warnings
 from typing import Any, Callable, Dict, Optional, Sequence, Tuple
@@ -150,11 +151,34 @@ def preprocess(image: Any, recipe: Optional[Dict[str, Any]] = None, dims: Sequen
     img = load_image(image, bound) if isinstance(image, str) else to_rgb(image)
     bound(img.size)  # again after EXIF rotation: the size the resize will really make
     img = _resize_crop(img, recipe, (h, w))
-    pixels = np.asarray(img, dtype=np.float32)
+    pixels = np.asarray(img)
     if recipe.get("channel_order", "RGB") == "BGR":
         pixels = pixels[:, :, ::-1]
-    pixels = (pixels - np.asarray(recipe.get("mean", [0, 0, 0]), np.float32)) / \
-        np.asarray(recipe.get("std", [1, 1, 1]), np.float32)
+    mean, std = recipe.get("mean", [0, 0, 0]), recipe.get("std", [1, 1, 1])
+    try:
+        table = _normalised(tuple(np.ravel(mean).tolist()), tuple(np.ravel(std).tolist()), np.dtype(dtype))
+    except ValueError:  # not one value or three per channel: numpy's own broadcasting says what is wrong
+        pixels = (pixels.astype(np.float32) - np.asarray(mean, np.float32)) / np.asarray(std, np.float32)
+        pixels = pixels.transpose(2, 0, 1) if layout == "NCHW" else pixels
+        return np.ascontiguousarray(pixels[np.newaxis].astype(dtype))
     if layout == "NCHW":
-        pixels = pixels.transpose(2, 0, 1)
-    return np.ascontiguousarray(pixels[np.newaxis].astype(dtype))
+        out = np.empty((1, 3) + pixels.shape[:2], table.dtype)
+        for c in range(3):
+            table[c].take(pixels[:, :, c], out=out[0, c])
+        return out
+    return table[np.arange(3), pixels][np.newaxis]
+
+
+@functools.lru_cache(maxsize=32)
+def _normalised(mean: Tuple[float, ...], std: Tuple[float, ...], dtype: np.dtype) -> np.ndarray:
+    """(3, 256): every 8-bit value of each channel, (value - mean) / std in float32 then cast to ``dtype``.
+
+    The per-pixel arithmetic of the recipe, done once per value: looking it up gives the same bytes as
+    computing it for each of the 150,528 pixels, at a fraction of the cost (the float16 cast is the slow part).
+    """
+    values = np.arange(256, dtype=np.float32)[np.newaxis, :]
+    m = np.broadcast_to(np.asarray(mean, np.float32), (3,))[:, np.newaxis]
+    s = np.broadcast_to(np.asarray(std, np.float32), (3,))[:, np.newaxis]
+    table = ((values - m) / s).astype(dtype)
+    table.flags.writeable = False
+    return table
