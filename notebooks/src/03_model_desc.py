@@ -164,7 +164,7 @@ explorer
 # %% [markdown] tags=["lang:en"]
 # ## Exercise (2 points)
 # Write `tensor_bytes(desc, index)`: the byte size of output `index`, computed from `acl.mdl.get_output_dims` and
-# `acl.mdl.get_output_data_type`. First fill `ITEMSIZE`, the bytes per element of each aclDataType you may meet —
+# `acl.mdl.get_output_data_type`. Inside it, first write `ITEMSIZE`, the bytes per element of each aclDataType you may meet —
 # at least `ACL_FLOAT` (0) and `ACL_FLOAT16` (1); other enum values: `ACL_INT8` = 2, `ACL_INT32` = 3, `ACL_UINT8` = 4,
 # `ACL_INT64` = 9.
 # The checker runs it on every output of this model, then on a second model of its own (an fp16 and an fp32 output of
@@ -173,18 +173,15 @@ explorer
 # %% [markdown] tags=["lang:zh"]
 # ## 练习（2 分）
 # 编写 `tensor_bytes(desc, index)`：根据 `acl.mdl.get_output_dims` 和 `acl.mdl.get_output_data_type` 计算第 `index` 个输出的字节数。
-# 先填好 `ITEMSIZE`：你可能遇到的每种 aclDataType 每个元素占几个字节——至少 `ACL_FLOAT`（0）和 `ACL_FLOAT16`（1）；其他枚举值：`ACL_INT8` = 2，
+# 在函数里先写好 `ITEMSIZE`：你可能遇到的每种 aclDataType 每个元素占几个字节——至少 `ACL_FLOAT`（0）和 `ACL_FLOAT16`（1）；其他枚举值：`ACL_INT8` = 2，
 # `ACL_INT32` = 3，`ACL_UINT8` = 4，`ACL_INT64` = 9。检查器对本模型的每个输出运行它，再在它自己的第二个模型（形状不同的一个 fp16 输出和一个
 # fp32 输出）上运行，并与各自 desc 给出的大小比较——所以直接写数字通不过。
 
 # %% tags=["solution", "grade_id:nb03-tensor-bytes"]
-### BEGIN SOLUTION
-ITEMSIZE = {0: 4, 1: 2, 2: 1, 3: 4, 4: 1, 9: 8}   # aclDataType -> bytes per element
-### END SOLUTION
-
 def tensor_bytes(desc, index):
     """Bytes of output `index`: product of its dims x bytes per element."""
     ### BEGIN SOLUTION
+    ITEMSIZE = {0: 4, 1: 2, 2: 1, 3: 4, 4: 1, 9: 8}   # aclDataType -> bytes per element
     dims, ret = acl.mdl.get_output_dims(desc, index)
     check_ret("acl.mdl.get_output_dims", ret)
     count = 1
