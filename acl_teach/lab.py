@@ -1910,6 +1910,8 @@ def _one_layout(layout_fn: Any, soc: str, w: int, h: int) -> Optional[Feedback]:
 
 #: JPEG sides the decode checker picks from: none a multiple of 16 (so both kinds of padding are real)
 _DECODE_SIDES = tuple(s for s in range(41, 330) if s % 16)
+#: widths where 16-, 32-, 64- and 128-byte alignment all give different strides, so any wrong rule shows every time
+_DECODE_WIDTHS = tuple(s for s in _DECODE_SIDES if 0 < s % 128 < 16)
 #: how far a decoded byte may be from libjpeg's YCbCr (Y; chroma averaged 2x2): what JPEGD hardware's IDCT may differ
 _DECODE_TOLERANCE = (2, 3)
 _SYNCS = ("acl.rt.synchronize_stream", "acl.rt.synchronize_stream_with_timeout", "acl.rt.synchronize_device")
@@ -1917,12 +1919,12 @@ _PIC_GETTERS = ("data", "size", "format", "width", "height", "width_stride", "he
 
 
 def _random_jpeg() -> Tuple[bytes, int, int]:
-    """(JPEG bytes, width, height) of a fresh random picture, 4:2:0, neither side a multiple of 16."""
+    """(JPEG bytes, width, height) of a fresh random picture, 4:2:0, neither side a multiple of 16, width telling alignments apart."""
     import io
     import secrets
     from PIL import Image
     rng = np.random.default_rng(secrets.randbits(64))
-    w, h = (int(rng.choice(_DECODE_SIDES)) for _ in range(2))
+    w, h = int(rng.choice(_DECODE_WIDTHS)), int(rng.choice(_DECODE_SIDES))
     yy, xx = np.mgrid[0:h, 0:w]
     waves = [np.sin(xx / rng.uniform(4, 30) + rng.uniform(0, 6)) + np.cos(yy / rng.uniform(4, 30)) for _ in range(3)]
     rgb = np.stack([(127 + 60 * wv + rng.integers(-20, 21, (h, w))) for wv in waves], axis=-1)

@@ -1163,3 +1163,10 @@ def test_check_decode_nv12_refuses_the_gamed_answers(dvpp_channel, ready):
     media.dvpp_free(media.dvpp_get_pic_desc_data(old))
     media.dvpp_destroy_pic_desc(old)
     assert _live() == before
+
+
+def test_decode_checker_widths_tell_every_alignment_apart():
+    """A wrong stride rule must fail every run, not only when the random width happens to expose it."""
+    up = lambda w, a: (w + a - 1) // a * a  # noqa: E731
+    assert lab._DECODE_WIDTHS
+    assert all(len({up(w, a) for a in (16, 32, 64, 128)}) == 4 for w in lab._DECODE_WIDTHS)
