@@ -26,10 +26,10 @@ def test_a_forbidden_import_breaks_a_contract(tmp_path):
     shutil.copytree(os.path.join(ROOT, "acl_teach"), tmp_path / "acl_teach",
                     ignore=shutil.ignore_patterns("__pycache__", "data", "notebooks"))
     shutil.copy(os.path.join(ROOT, "pyproject.toml"), tmp_path / "pyproject.toml")
-    with open(tmp_path / "acl_teach" / "sim" / "ledger.py", "a", encoding="utf-8") as fh:
+    with open(tmp_path / "acl_teach" / "sim" / "core" / "ledger.py", "a", encoding="utf-8") as fh:
         fh.write("\nfrom ..toolchain import atc  # noqa\n")
     env = dict(os.environ, PYTHONPATH=str(tmp_path))
     proc = subprocess.run([_exe(), "--no-cache"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode != 0
     assert "the simulator imports only spec BROKEN" in proc.stdout
-    assert "acl_teach.sim.ledger -> acl_teach.toolchain.atc" in proc.stdout
+    assert "acl_teach.sim.core.ledger -> acl_teach.toolchain.atc" in proc.stdout
