@@ -101,7 +101,7 @@ print(subprocess.run(atc + flags, capture_output=True, text=True, cwd=workdir.na
 # allocates and manages the model's memory. The id is a small integer (the first model is usually 1) that
 # every later model call takes. A Context must be current: the model belongs to it, so the cell first runs
 # [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) — once per kernel, with the one `acl.finalize` registered for
-# the kernel's exit (notebook 01 says why) — then [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) and
+# the kernel's exit (notebook 01 says why) — then [`acl.rt.set_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0061.html) and
 # [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html) (notebook 01).
 
 # %% [markdown] tags=["lang:zh"]
@@ -219,7 +219,7 @@ print("unload again ->", acl.mdl.unload(model_id))
 # public sources do not pin the code a board returns for a file that is not an OM. A missing path is
 # 145002 ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID, the graph engine's code for an invalid model path (from GE's source;
 # that a board's pyACL returns exactly it here is UNCONFIRMED). The cell ends with the release of notebook 01:
-# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html);
+# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0063.html);
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) waits for the kernel's exit.
 
 # %% [markdown] tags=["lang:zh"]

@@ -61,7 +61,7 @@ _ = timed("copy", at.copy_to_device, x, inputs, 0, res, d)
 
 # %% [markdown] tags=["lang:en"]
 # ## `acl.mdl.execute`
-# [`acl.mdl.execute`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0145.html)`(model_id, input_dataset, output_dataset)` returns a bare `ret`; 0
+# [`acl.mdl.execute`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0154.html)`(model_id, input_dataset, output_dataset)` returns a bare `ret`; 0
 # means the outputs are in their device buffers now. Notebook 07 copies them back; here the step API reads the
 # top class to show that something happened.
 
@@ -215,7 +215,7 @@ print("inputs in index order:", [name for name, _, _ in in_ptrs])
 check_ret("acl.mdl.execute", acl.mdl.execute(two_id, two_in, two_out))
 
 # %% [markdown] tags=["lang:en"]
-# Read both outputs back (notebook 07 explains these calls: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html),
+# Read both outputs back (notebook 07 explains these calls: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html),
 # [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html), [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)) and release the
 # model's resources — the buffers found through [`acl.mdl.get_dataset_num_buffers`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-get_dataset_num_buffers.md) and
 # [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md), the datasets, the memory, then [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md)

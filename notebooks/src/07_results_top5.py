@@ -49,7 +49,7 @@ _ = at.execute(model, inputs, outputs)
 
 # %% [markdown] tags=["lang:en"]
 # ## Raw pyACL: device → host, then bytes → numpy
-# The sample's sequence: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) for a host buffer of the output's size,
+# The sample's sequence: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) for a host buffer of the output's size,
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) with kind 2 (`ACL_MEMCPY_DEVICE_TO_HOST`),
 # [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) for the output dims of the gear currently set —
 # read after the execute, the shape of *this* result (for a static model, those of `get_output_dims`) — then [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) — a copy — and
