@@ -196,7 +196,6 @@ EN_PAGES = {
     "acl.mdl.get_input_data_type": _E800.format("0217"),
     "acl.media.vdec_send_frame": _E800.format("0348"),
     "acl.mdl.get_num_inputs": _E850.format("0197"),
-    "acl.mdl.get_input_dims_v2": _E850.format("0202"),
     "acl.mdl.set_input_dynamic_dims": _E800.format("0168"),
     "acl.rt.set_device": _E800.format("0061"),
     "acl.rt.reset_device": _E800.format("0063"),
@@ -208,6 +207,17 @@ EN_PAGES = {
     "acl.rt.memcpy_async": _E800.format("0125"),
     "acl.mdl.execute": _E800.format("0154"),
     "acl.mdl.execute_async": _E800.format("0156"),
+    "acl.init": _E800.format("0005"),
+    "acl.rt.malloc": _E800.format("0114"),
+    "acl.rt.record_event": _E800.format("0097"),
+    "acl.rt.event_elapsed_time": _E800.format("0104"),
+    "acl.rt.subscribe_report": _E800.format("0108"),
+    "acl.rt.unsubscribe_report": _E800.format("0111"),
+    "acl.rt.process_report": _E800.format("0110"),
+    "acl.rt.query_event_status": _E800.format("0100"),
+    "acl.mdl.unload": _E800.format("0157"),
+    "acl.mdl.get_input_dims_v2": _E800.format("0211"),
+    "acl.mdl.get_input_dynamic_dims": _E800.format("0226"),
 }
 #: every link that is not the chosen version's page in the edition's language, and why (said here, as the brief asks)
 def _version(url):

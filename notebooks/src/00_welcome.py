@@ -41,7 +41,7 @@ if acl.init() == 0:                  # one acl.init per kernel (a process); Run 
 # return shapes and the error codes the public sources document. The line above tells you which one you
 # got. [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) names the chip the code runs on — the value you pass to ATC's
 # `--soc_version` when you convert a model for it.
-# The same cell calls [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) once for this kernel and registers [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)
+# The same cell calls [`acl.init`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) once for this kernel and registers [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)
 # for the kernel's exit: one of each per process, the rule notebook 01 explains.
 
 # %% [markdown] tags=["lang:zh"]

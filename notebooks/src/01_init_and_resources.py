@@ -31,7 +31,7 @@ import numpy as np
 
 # %% [markdown] tags=["lang:en"]
 # ## Initialise once, optionally with a configuration file
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) takes an optional path to a JSON file. The file switches on extras such as
+# [`acl.init`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) takes an optional path to a JSON file. The file switches on extras such as
 # model dump or profiling; if the defaults suit you, call `acl.init()` with no argument or pass a file that
 # holds only `{}` — the guide's example passes `"../src/acl.json"`, relative to the script (a relative path is
 # resolved against the process's working directory, not the script's folder: build it from `__file__` in a
@@ -258,7 +258,7 @@ print("set_device -> synchronize_stream(0) -> reset_device: the default context 
 #
 # *simulator:* `sim.configure(run_mode="device")` makes the simulator a board for the next cell, then
 # `run_mode="host"` makes it a PC again; on a real machine the cell runs once, in the machine's own mode. It
-# uses [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) (notebook 05 explains the
+# uses [`acl.rt.malloc`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0114.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) (notebook 05 explains the
 # copy kinds), [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html) and [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %% [markdown] tags=["lang:zh"]

@@ -85,13 +85,13 @@ Top5View(top, image=at.models.image("chelsea.png"))
 # ## The callback pattern, raw — results read inside the callback
 # A callback does not run by itself: a thread you start with [`acl.util.start_thread`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0058.html)
 # makes its Context current ([`acl.rt.set_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0077.html)) and loops on
-# [`acl.rt.process_report`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0106.html)`(timeout_ms)`, which waits up to `timeout_ms` and runs the
+# [`acl.rt.process_report`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html)`(timeout_ms)`, which waits up to `timeout_ms` and runs the
 # callbacks that are due (a timeout with nothing to do is normal; the samples ignore that `ret`).
-# [`acl.rt.subscribe_report`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0103.html) binds that thread to the stream. Then, per image,
+# [`acl.rt.subscribe_report`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0108.html) binds that thread to the stream. Then, per image,
 # `execute_async` and [`acl.rt.launch_callback`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0109.html)`(fn, user_data, block_type, stream)`:
 # when the stream reaches the callback — after the inference before it — `fn(user_data)` runs in the thread.
 # `user_data` is a **list**, as the documentation gives it; block type 1 (`ACL_CALLBACK_BLOCK`) makes the stream
-# wait for the callback. Afterwards: `synchronize_stream`, [`acl.rt.unsubscribe_report`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/control/function-unsubscribe_report.md), set the
+# wait for the callback. Afterwards: `synchronize_stream`, [`acl.rt.unsubscribe_report`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0111.html), set the
 # exit flag, [`acl.util.stop_thread`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha003/API/appdevgapi/aclpythondevg_01_0059.html).
 #
 # Each image gets its own datasets, because all three inferences are in flight at once. The callback copies its
