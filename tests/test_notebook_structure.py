@@ -218,6 +218,7 @@ EN_PAGES = {
     "acl.mdl.unload": _E800.format("0157"),
     "acl.mdl.get_input_dims_v2": _E800.format("0211"),
     "acl.mdl.get_input_dynamic_dims": _E800.format("0226"),
+    "acl.mdl.get_output_name_by_index": _E800.format("0214"),
 }
 #: every link that is not the chosen version's page in the edition's language, and why (said here, as the brief asks)
 def _version(url):

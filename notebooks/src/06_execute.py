@@ -154,7 +154,7 @@ except at.AclError as err:
 # ## A model with two inputs: order the buffers by name
 # The guide's advice for several inputs: "to avoid getting the order wrong, first get the input and output
 # names with [`acl.mdl.get_input_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0204.html) and
-# [`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0205.html), then add them in the order of the
+# [`acl.mdl.get_output_name_by_index`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0214.html), then add them in the order of the
 # index that belongs to each name". The next cell builds a tiny ONNX model with inputs `image` and `mask`
 # (outputs: their sum and their product) and converts it with `at.models.convert` — the emulator here, CANN's
 # `atc` on a board. The data arrives keyed by name in the *wrong* order; the loop asks the desc which name is
