@@ -18,6 +18,12 @@ silently misbehave (reading past a bytes object, a memcpy kind that does not mat
 an input buffer a few bytes short) the consequence is made visible and a warning is printed, kept
 for ``acl.get_recent_err_msg()`` and listed by ``warnings()``. ``configure(strict=True)`` (or
 ``python -m acl_teach.sim --strict``) turns those warnings into errors for a teaching moment.
+
+Layout, mirroring pyACL's modules: one subpackage per namespace (``rt``, ``mdl``, ``op``, ``media`` with
+``dvpp``/``vdec``/``venc``, ``util``, ``prof``, ``blas``), whose ``__init__`` assembles ``acl.<module>``, and one
+module per concept inside; ``base`` holds the top-level ``acl.*`` functions and ``core`` the shared machinery (the
+table-driven argument parser ``core.args``, the simulated process ``core.state``, the ledger, the clock). The
+import-linter contracts in pyproject.toml keep the direction: core and rt under everything, media beside mdl.
 """
 from __future__ import annotations
 
