@@ -9,6 +9,7 @@ import pytest
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
+import suite_split  # noqa: E402
 import xdist_groups  # noqa: E402
 
 
@@ -19,7 +20,13 @@ def pytest_configure(config):
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
-    """Slow work first; each nbval notebook and each xdist_group one unit of work (tests/xdist_groups.py)."""
+    """Slow work first; each nbval notebook and each xdist_group one unit of work (tests/xdist_groups.py).
+
+    Runs before `-m` deselects: the `slow` marks set here count, and SPLIT records every collected test's
+    side of the split (tests/suite_split.py).
+    """
+    suite_split.mark_slow_notebooks(items, ROOT)
+    suite_split.record(config, items)
     xdist_groups.order_and_group(config, items, ROOT)
 
 

@@ -90,7 +90,10 @@ def _graded(tmp_path_factory, students):
 # One course graded for all three students: one `db student import`, one `generate_assignment`, one `autograde`
 # (nbgrader's start-up, ~2 CPU-s of imports per process, paid once, not twice). The tests share it on one xdist
 # worker; started first (an e2e- group), its ~35 notebook runs overlap the rest of the suite on the other worker.
-GRADED = pytest.mark.xdist_group("e2e-course")
+# The graded course is `make test-slow`'s (~170 CPU-s); `make test` keeps the course's init and notebook checks.
+def GRADED(test):
+    """A test of the graded course: on its shared xdist worker, in `make test-slow`."""
+    return pytest.mark.slow(pytest.mark.xdist_group("e2e-course")(test))
 
 
 @pytest.fixture(scope="session")

@@ -112,6 +112,7 @@ def test_classify_a_hostile_folder_in_bounded_memory(hostile_folder, default_om)
 
 
 @pytest.mark.heavy  # 200 images under tracemalloc: scheduled early (tests/xdist_groups.py)
+@pytest.mark.slow  # ~15 CPU-s: `make test-slow`
 def test_a_long_session_stays_flat(step_api, default_om):
     """200 classifications of one photo: records keep no tensors and only the last image's steps."""
     gc.collect()

@@ -23,6 +23,17 @@ def _id(path):
     return os.path.relpath(path, os.path.join(ROOT, "notebooks"))
 
 
+# The twice-run of this English notebook stays in `make test`; the others (~10-25 s each) are `make test-slow`'s.
+FAST_TWICE = "03_model_desc.ipynb"
+
+
+def _twice_param(path):
+    """A notebook for the twice-run: the Chinese twin checks and FAST_TWICE run on every edit, the rest in CI."""
+    chinese = os.path.dirname(os.path.abspath(path)) == os.path.abspath(EDITIONS["zh"])
+    quick = chinese or os.path.basename(path) == FAST_TWICE
+    return pytest.param(path, id=_id(path), marks=() if quick else pytest.mark.slow)
+
+
 @pytest.mark.parametrize("lang", sorted(EDITIONS))
 def test_the_series_is_complete(lang):
     names = [os.path.basename(p)[:-6] for p in sorted(glob.glob(os.path.join(EDITIONS[lang], "*.ipynb")))]
@@ -30,7 +41,7 @@ def test_the_series_is_complete(lang):
 
 
 @pytest.mark.heavy
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=_id)
+@pytest.mark.parametrize("path", [_twice_param(p) for p in NOTEBOOKS])
 def test_runs_twice_in_one_kernel_without_leaks(path):
     """With the simulator's explanations on (ACL_TEACH_EXPLAIN=1 makes lab.setup() loud), acl.finalize()
     prints a leak report for anything a notebook forgot: no cell of either run may print one. The kernel keeps

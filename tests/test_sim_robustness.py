@@ -636,17 +636,25 @@ def run_program(seed, paths, strict, length):
         procmem.check_range = _no_raw_writes.__defaults__[0]
 
 
-@pytest.mark.heavy  # 150 random programs: scheduled early (tests/xdist_groups.py)
-@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # numpy_to_ptr's, as pyACL warns
-@settings(max_examples=150, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 2 ** 32 - 1), strict=st.booleans(), length=st.integers(1, 60))
-def test_random_programs_never_break_the_simulator(tiny_models, seed, strict, length):
-    faulthandler.dump_traceback_later(120, exit=True)  # a hang fails loudly instead of wedging CI
-    try:
-        run_program(seed, tiny_models, strict, length)
-    finally:
-        faulthandler.cancel_dump_traceback_later()
+def _random_programs(examples):
+    """The random-program property test with this many examples (derandomized: the same ones every run)."""
+    @pytest.mark.heavy  # scheduled early (tests/xdist_groups.py)
+    @pytest.mark.filterwarnings("ignore::DeprecationWarning")  # numpy_to_ptr's, as pyACL warns
+    @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+    @given(seed=st.integers(0, 2 ** 32 - 1), strict=st.booleans(), length=st.integers(1, 60))
+    def test(tiny_models, seed, strict, length):
+        faulthandler.dump_traceback_later(120, exit=True)  # a hang fails loudly instead of wedging CI
+        try:
+            run_program(seed, tiny_models, strict, length)
+        finally:
+            faulthandler.cancel_dump_traceback_later()
+    return test
+
+
+# 150 random programs (~40 CPU-s) in `make test-slow`; 15 of them on every edit.
+test_random_programs_never_break_the_simulator = pytest.mark.slow(_random_programs(150))
+test_a_few_random_programs_never_break_the_simulator = _random_programs(15)
 
 
 # -- the media and dynamic-AIPP surfaces (issue 19): JPEGD, JPEGE, VPC and hand-written AIPP blocks ------------
@@ -849,6 +857,7 @@ if os.environ.get("ACL_TEACH_FUZZ_STATS"):  # count every binding call (each goe
     _args.parse = _counted()
 
 
+@pytest.mark.slow  # a child pytest run of the media campaign (~10 CPU-s)
 def test_media_campaign_peak_rss_is_bounded(tmp_path):
     """The property test above in a child process: peak RSS (wait4's ru_maxrss) < 1 GB for inputs < 1 MB."""
     import subprocess

@@ -106,6 +106,7 @@ def test_wheel_carries_data_and_notebooks(installed):
 
 
 @WHEEL
+@pytest.mark.slow  # `make test-slow`: a second build / a lab workspace copy
 def test_sdist_builds_the_same_wheel(installed):
     tmp, source = installed["tmp"], installed["source"]
     code = "import sys; from setuptools import build_meta as b; print(b.build_sdist(sys.argv[1]))"
@@ -139,6 +140,7 @@ def test_installed_demo_and_classify(installed):
 
 
 @WHEEL
+@pytest.mark.slow  # `make test-slow`: a second build / a lab workspace copy
 def test_installed_lab_copies_a_workspace_and_keeps_edits(installed):
     fake = os.path.join(installed["venv"], "bin", "jupyter")  # found first: it sits beside the venv's python
     args = os.path.join(installed["tmp"], "jupyter-args.txt")

@@ -51,6 +51,7 @@ def test_plain(n):
 
 
 @pytest.mark.heavy
+@pytest.mark.slow  # a child pytest -n 2 run (~15 CPU-s): `make test-slow`
 def test_a_dead_worker_fails_its_test_once_and_the_run_ends(tmp_path):
     shutil.copy(os.path.join(HERE, "xdist_groups.py"), tmp_path)
     (tmp_path / "conftest.py").write_text(textwrap.dedent(CONFTEST))
