@@ -776,3 +776,50 @@ def test_apply_recipe_with_a_zero_crop_or_size(recipe):
     from acl_teach import media
     with pytest.raises(ValueError, match="recipe's"):
         media.even_roi(640, 480, recipe)
+
+
+# --- found by the audit of issue 19: the same classes on surfaces the campaign did not reach ---------------
+DEEP_JSON = "[" * 200000 + "]" * 200000  # nesting deeper than json can read: RecursionError, not ValueError
+
+
+def test_acl_init_with_a_deeply_nested_config_is_a_code(acl, tmp_path):
+    """Python's RecursionError escaped acl.init(config_path) (only OSError/ValueError were the bad-JSON code)."""
+    path = tmp_path / "acl.json"
+    path.write_text(DEEP_JSON)
+    assert acl.init(str(path)) == 100006
+    assert "not valid JSON" in acl.get_recent_err_msg()
+    assert acl.init() == 0 and acl.finalize() == 0  # the process was not left initialised
+
+
+def test_set_dump_reads_only_a_regular_file_with_a_cap(ready, tmp_path):
+    """set_dump hung on a FIFO, read a link to /dev/zero until MemoryError, and raised RecursionError on deep JSON."""
+    import time
+    assert ready.mdl.init_dump() == 0
+    deep = tmp_path / "deep.json"
+    deep.write_text(DEEP_JSON)
+    assert ready.mdl.set_dump(str(deep)) == 100009
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (2 << 20) + b"{}")
+    assert ready.mdl.set_dump(str(big)) == 100003 and "limit" in ready.get_recent_err_msg()
+    for path in special_files(tmp_path):
+        start = time.monotonic()
+        assert ready.mdl.set_dump(str(path)) == 100003
+        assert "not a regular file" in ready.get_recent_err_msg()
+        assert time.monotonic() - start < 2
+    assert ready.mdl.finalize_dump() == 0
+
+
+def test_an_op_model_with_a_deeply_nested_header_is_skipped(ready, tmp_path):
+    """spec/opmodel caught ValueError only: a deep header raised RecursionError out of set_model_dir / load."""
+    import struct
+
+    from acl_teach.spec import opmodel
+    blob = DEEP_JSON.encode()
+    raw = opmodel.MAGIC + struct.pack("<I", len(blob)) + blob
+    with pytest.raises(opmodel.OpModelError, match="corrupted header"):
+        opmodel.loads(raw)
+    folder = tmp_path / "ops"
+    folder.mkdir()
+    (folder / "deep.om").write_bytes(raw)
+    assert ready.op.set_model_dir(str(folder)) == 0  # skipped, as any unusable file
+    assert ready.op.load(ready.util.bytes_to_ptr(raw), len(raw)) == 100000
