@@ -823,3 +823,58 @@ def test_an_op_model_with_a_deeply_nested_header_is_skipped(ready, tmp_path):
     (folder / "deep.om").write_bytes(raw)
     assert ready.op.set_model_dir(str(folder)) == 0  # skipped, as any unusable file
     assert ready.op.load(ready.util.bytes_to_ptr(raw), len(raw)) == 100000
+
+
+def plant_tmp_links(tmp_path, *targets):
+    """A dangling link at each ``target``'s per-process temporary name, pointing outside (where a write would land)."""
+    import os
+    outside = tmp_path / "outside"
+    outside.mkdir(exist_ok=True)
+    for i, target in enumerate(targets):
+        os.makedirs(os.path.dirname(str(target)), exist_ok=True)
+        os.symlink(outside / f"landed{i}", f"{target}.{os.getpid()}.tmp")
+    return outside
+
+
+def test_atc_never_writes_its_om_through_a_link(tmp_path):
+    """ATC wrote `OUT.om.<pid>.tmp` with open('wb'), which follows a link planted there out of the folder."""
+    import os
+    out = tmp_path / "built" / "x.om"
+    outside = plant_tmp_links(tmp_path, out)
+    import io as _io
+    from test_aipp import identity_onnx
+
+    from acl_teach.toolchain import atc
+    onnx_path = identity_onnx(tmp_path / "y.onnx", 8, 8)
+    err = _io.StringIO()
+    assert atc.run([f"--model={onnx_path}", "--framework=5", f"--output={out}", "--soc_version=Ascend310"],
+                   out=_io.StringIO(), err=err) == 0, err.getvalue()
+    assert os.listdir(outside) == [] and os.path.isfile(out) and not os.path.islink(out)
+
+
+def test_atc_singleop_never_writes_an_op_model_through_a_link(tmp_path):
+    import os
+    from test_sim_op_api import ADD
+    from test_sim_op_helpers import run_atc
+
+    from acl_teach.toolchain import singleop
+    entry = singleop.read_op_list
+    (tmp_path / "probe.json").write_text(__import__("json").dumps([ADD]))
+    [(index, op)] = entry(str(tmp_path / "probe.json"))
+    name = singleop.compile_entry(index, op, "Ascend310", str(tmp_path / "probe.json"), "atc")[0]
+    outside = plant_tmp_links(tmp_path, tmp_path / "op_models" / name)
+    rc, out, err, folder = run_atc(tmp_path, [ADD])
+    assert rc == 0, err
+    assert os.listdir(outside) == [] and os.path.isfile(os.path.join(folder, name))
+
+
+def test_a_recipe_sidecar_is_never_written_through_a_link(tmp_path):
+    import os
+
+    from acl_teach.toolchain import recipes
+    model = tmp_path / "m.om"
+    model.write_bytes(b"x")
+    outside = plant_tmp_links(tmp_path, recipes.sidecar(str(model)))
+    recipe = {"crop": 224}
+    recipes.keep(str(model), recipe)
+    assert os.listdir(outside) == [] and recipes.read_sidecar(str(model))["crop"] == 224

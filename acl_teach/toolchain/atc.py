@@ -436,10 +436,8 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
               "recipe": _recipe_for(flags["model"])}
     out_path = flags["output"] if flags["output"].endswith(".om") else flags["output"] + ".om"
     os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
-    tmp = f"{out_path}.{os.getpid()}.tmp"  # per process: two builds of one OM (two kernels) never share a file
-    with open(tmp, "wb") as fh:
-        fh.write(om.dumps(header, onnx_bytes))
-    os.replace(tmp, out_path)
+    from .files import replace_with
+    replace_with(out_path, om.dumps(header, onnx_bytes))  # never through a link planted at its temporary name
     return out_path, header
 
 
