@@ -878,3 +878,34 @@ def test_a_recipe_sidecar_is_never_written_through_a_link(tmp_path):
     recipe = {"crop": 224}
     recipes.keep(str(model), recipe)
     assert os.listdir(outside) == [] and recipes.read_sidecar(str(model))["crop"] == 224
+
+
+def atc_identity(tmp_path, *flags):
+    """(exit code, stderr) of the ATC emulator on an 8x8 identity model with these extra flags."""
+    import io as _io
+    from test_aipp import identity_onnx
+
+    from acl_teach.toolchain import atc
+    onnx_path = identity_onnx(tmp_path / "x.onnx", 8, 8)
+    err = _io.StringIO()
+    code = atc.run([f"--model={onnx_path}", "--framework=5", f"--output={tmp_path / 'x'}", "--soc_version=Ascend310",
+                    *flags], out=_io.StringIO(), err=err)
+    return code, err.getvalue()
+
+
+@pytest.mark.parametrize("dim", ["9" * 400, str(2 ** 63), str(2 ** 40), str((1 << 31) + 1)])
+def test_atc_input_shape_dims_are_bounded_at_parse(tmp_path, dim):
+    """A 400-digit or 2**63 dim raised protobuf's ValueError out of atc.run; 2**40 reached numpy (768 TiB)."""
+    code, err = atc_identity(tmp_path, f"--input_shape=data:{dim},3,8,8")
+    assert code == 1 and "ATC run failed" in err and "E10002" in err and "at most" in err, err
+    assert "Traceback" not in err and len(err) < 2000
+
+
+def test_atc_caps_the_inputs_it_runs_the_graph_on(tmp_path, monkeypatch):
+    """ATC runs the graph on zeros of every gear's shape to find the outputs: their size is capped before np.zeros
+    (data:100000,3,64,64 asked for 4.9 GB of inputs and as much output)."""
+    from acl_teach.toolchain import atc
+    monkeypatch.setattr(atc, "MAX_PROBE_BYTES", 1 << 20)
+    code, err = atc_identity(tmp_path, "--input_shape=data:-1,3,8,8", "--dynamic_batch_size=1,8192")
+    assert code == 1 and "E19010" in err and "limit" in err and "8192" in err, err
+    assert atc_identity(tmp_path, "--input_shape=data:-1,3,8,8", "--dynamic_batch_size=1,8")[0] == 0
