@@ -1672,6 +1672,12 @@ def check_padded_batch(pad_fn: Any) -> Feedback:
 
 
 # -- 12 ----------------------------------------------------------------------------------------------------------
+def _model_descs(descs: Any) -> Optional[list]:
+    """Every desc the instructor's cell passed (one or a list), resolved; None if any is not a model desc."""
+    found = [_desc(getattr(x, "model_desc", x)) for x in (descs if isinstance(descs, (list, tuple)) else [descs])]
+    return found if found and None not in found else None
+
+
 @checker
 @_uses_process
 def check_desc_answer(describe: Any, descs: Any) -> Feedback:
@@ -1679,8 +1685,8 @@ def check_desc_answer(describe: Any, descs: Any) -> Feedback:
     bad = _need_function(describe, "describe")
     if bad is not None:
         return bad
-    found = [_desc(getattr(x, "model_desc", x)) for x in (descs if isinstance(descs, (list, tuple)) else [descs])]
-    if not found or None in found:
+    found = _model_descs(descs)
+    if found is None:
         return _wrong_type("a list of model descs", descs, "模型描述列表")
     for d in found:
         run = run_recorded(describe, d.model_desc)
@@ -1741,8 +1747,8 @@ def check_feed_spec(spec_fn: Any, descs: Any) -> Feedback:
     bad = _need_function(spec_fn, "feed_spec")
     if bad is not None:
         return bad
-    found = [_desc(getattr(x, "model_desc", x)) for x in (descs if isinstance(descs, (list, tuple)) else [descs])]
-    if not found or None in found:
+    found = _model_descs(descs)
+    if found is None:
         return _wrong_type("a list of model descs", descs, "模型描述列表")
     for d in found:
         run = run_recorded(spec_fn, d.model_desc)

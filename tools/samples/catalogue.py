@@ -89,106 +89,43 @@ AIPP_MODEL = Model("model/resnet50_aipp.om", models.imagenet_caffe_bgr, AIPP_ATC
 AIPP_NOTE = ("Static AIPP from the sample's caffe_model/aipp.cfg (YUV420SP_U8 224x224, GE's default YUV->BGR matrix, "
              "min_chn 123/117/104) compiled into the substitute by our ATC; the model takes the 75264-byte NV12 "
              "picture the VPC writes. ")
-GOOGLENET_CFG = """aipp_op {
-    aipp_mode : static
-    related_input_rank : 0
-    input_format : YUV420SP_U8
-    src_image_size_w : 224
-    src_image_size_h : 224
-    csc_switch : true
-    rbuv_swap_switch : false
-    matrix_r0c0 : 256
-    matrix_r0c1 : 0
-    matrix_r0c2 : 359
-    matrix_r1c0 : 256
-    matrix_r1c1 : -88
-    matrix_r1c2 : -183
-    matrix_r2c0 : 256
-    matrix_r2c1 : 454
-    matrix_r2c2 : 0
-    input_bias_0 : 0
-    input_bias_1 : 128
-    input_bias_2 : 128
-    min_chn_0 : 127
-    min_chn_1 : 127
-    min_chn_2 : 127
-    var_reci_chn_0 : 0.0078125
-    var_reci_chn_1 : 0.0078125
-    var_reci_chn_2 : 0.0078125
-}
-"""  # ours: the real insert_op.cfg is downloaded and unpublished (reference §7.5)
-GOOGLENET_DYN_CFG = """aipp_op {
-    aipp_mode : static
-    related_input_rank : 0
-    input_format : YUV420SP_U8
-    src_image_size_w : 224
-    src_image_size_h : 224
-    csc_switch : true
-    rbuv_swap_switch : false
-    min_chn_0 : 104
-    min_chn_1 : 117
-    min_chn_2 : 123
-}
-"""  # ours: the real insert_op.cfg is downloaded and unpublished; GE's default YUV->BGR matrix, Caffe BGR means
-YOLOV7_CFG = """aipp_op {
-    aipp_mode : static
-    related_input_rank : 0
-    input_format : YUV420SP_U8
-    src_image_size_w : 640
-    src_image_size_h : 640
-    csc_switch : true
-    rbuv_swap_switch : false
-    matrix_r0c0 : 256
-    matrix_r0c1 : 0
-    matrix_r0c2 : 359
-    matrix_r1c0 : 256
-    matrix_r1c1 : -88
-    matrix_r1c2 : -183
-    matrix_r2c0 : 256
-    matrix_r2c1 : 454
-    matrix_r2c2 : 0
-    input_bias_0 : 0
-    input_bias_1 : 128
-    input_bias_2 : 128
-    var_reci_chn_0 : 0.0039216
-    var_reci_chn_1 : 0.0039216
-    var_reci_chn_2 : 0.0039216
-}
-"""  # ours: the README downloads aipp.cfg (unpublished); YUV -> RGB, / 255 as YOLOv7 is trained
-RESNET_HW_CFG = """aipp_op {
-    aipp_mode : static
-    related_input_rank : 0
-    input_format : RGB888_U8
-    min_chn_0 : 127
-    min_chn_1 : 127
-    min_chn_2 : 127
-    var_reci_chn_0 : 0.0078125
-    var_reci_chn_1 : 0.0078125
-    var_reci_chn_2 : 0.0078125
-}
-"""  # ours: aipp_resnet50.aippconfig is downloaded and unpublished; RGB888_U8, source = each gear's H x W
+def _aipp_cfg(fmt: str, w: int = 0, h: int = 0, *, csc=None, crop=None, means=(), recis=()) -> str:
+    """Ours (the READMEs download their AIPP cfgs, unpublished): one static aipp_op; ``csc`` None (off),
+    "default" (GE's default YUV->BGR matrix) or "jpeg" (JPEG's full-range YUV->RGB); per-channel means and recis."""
+    lines = ["aipp_mode : static", "related_input_rank : 0", f"input_format : {fmt}"]
+    lines += [f"src_image_size_w : {w}", f"src_image_size_h : {h}"] if w else []
+    lines += ["csc_switch : true", "rbuv_swap_switch : false"] if csc else []
+    if crop:
+        x, y, cw, ch = crop
+        lines += ["crop : true", f"load_start_pos_w : {x}", f"load_start_pos_h : {y}", f"crop_size_w : {cw}",
+                  f"crop_size_h : {ch}"]
+    if csc == "jpeg":
+        matrix = (256, 0, 359, 256, -88, -183, 256, 454, 0)
+        lines += [f"matrix_r{i // 3}c{i % 3} : {v}" for i, v in enumerate(matrix)]
+        lines += ["input_bias_0 : 0", "input_bias_1 : 128", "input_bias_2 : 128"]
+    lines += [f"min_chn_{c} : {v}" for c, v in enumerate(means)]
+    lines += [f"var_reci_chn_{c} : {v}" for c, v in enumerate(recis)]
+    return "aipp_op {\n" + "".join(f"    {line}\n" for line in lines) + "}\n"
+
+
+def _nv12_cfg(w: int, h: int, crop=None, mean: float = 127, reci: float = 0.0078125) -> str:
+    """YUV420SP_U8 w x h through JPEG's matrix, an optional crop (x, y, cw, ch), (x - mean) * reci per channel."""
+    return _aipp_cfg("YUV420SP_U8", w, h, csc="jpeg", crop=crop, means=(mean,) * 3, recis=(reci,) * 3)
+
+
+GOOGLENET_CFG = _nv12_cfg(224, 224)  # the real insert_op.cfg is downloaded and unpublished (reference §7.5)
+GOOGLENET_DYN_CFG = _aipp_cfg("YUV420SP_U8", 224, 224, csc="default", means=(104, 117, 123))  # Caffe BGR means
+YOLOV7_CFG = _aipp_cfg("YUV420SP_U8", 640, 640, csc="jpeg", recis=(0.0039216,) * 3)  # YUV -> RGB, / 255 (YOLOv7)
+RESNET_HW_CFG = _aipp_cfg("RGB888_U8", means=(127,) * 3, recis=(0.0078125,) * 3)  # source = each gear's H x W
+RESNET_AIPP_CFG = _aipp_cfg("RGB888_U8", 224, 224, means=(127,) * 3, recis=(0.0078125,) * 3)
+
+
 VDEC = f"{L2}/1_classification/vdec_resnet50_classification"
 VIDEO_NOTE = ("The README downloads a camera clip we cannot ship: ours is coffee.png panned, encoded by PyAV's "
               "x264/x265 (tools/samples/data.py video). ")
 DYN_BATCH = f"{L2}/1_classification/googlenet_imagenet_dynamic_batch"
 SHORT_TEXT = "中国女排在世界杯决赛中以三比零战胜对手，第十次夺得冠军。"  # < 298 characters: 298 values are sent
 DYN_HW = f"{L2}/1_classification/resnet50_imagenet_dynamic_hw"
-
-
-def _nv12_cfg(w: int, h: int, crop=None, mean: float = 127, reci: float = 0.0078125) -> str:
-    """Ours (the READMEs download their AIPP cfgs, unpublished): YUV420SP_U8 w x h, JPEG YUV->RGB matrix (as
-    GOOGLENET_CFG), an optional crop (x, y, cw, ch), (x - mean) * reci per channel."""
-    lines = ["aipp_mode : static", "related_input_rank : 0", "input_format : YUV420SP_U8",
-             f"src_image_size_w : {w}", f"src_image_size_h : {h}", "csc_switch : true", "rbuv_swap_switch : false"]
-    if crop:
-        x, y, cw, ch = crop
-        lines += ["crop : true", f"load_start_pos_w : {x}", f"load_start_pos_h : {y}", f"crop_size_w : {cw}",
-                  f"crop_size_h : {ch}"]
-    matrix = (256, 0, 359, 256, -88, -183, 256, 454, 0)
-    lines += [f"matrix_r{i // 3}c{i % 3} : {v}" for i, v in enumerate(matrix)]
-    lines += ["input_bias_0 : 0", "input_bias_1 : 128", "input_bias_2 : 128"]
-    lines += [f"min_chn_{c} : {mean}" for c in range(3)] + [f"var_reci_chn_{c} : {reci}" for c in range(3)]
-    return "aipp_op {\n" + "".join(f"    {line}\n" for line in lines) + "}\n"
 
 
 DEEPLAB_PP = f"{L2}/3_segmentation/deeplabv3_postprocess_optimization"
@@ -203,9 +140,6 @@ DEEPLAB_PP_NOTE = ("MindSpore DeepLabv3 (quantised AIR; names not in the README,
 
 RESNET_ONNX_ATC = ("atc --model=resnet50.onnx --framework=5 --output=resnet50 "
                    "--input_shape=\"actual_input_1:1,3,224,224\"  --soc_version=Ascend310")
-RESNET_AIPP_CFG = RESNET_HW_CFG.replace("input_format : RGB888_U8\n",
-                                        "input_format : RGB888_U8\n    src_image_size_w : 224\n"
-                                        "    src_image_size_h : 224\n")
 BODY_POSE_MODEL = Model("model/OpenPose_light.om", models.openpose_argmax,
                         "atc --framework=3 --model=model/OpenPose_light.pb --input_shape=\"input001:1,368,368,3\" "
                         "--input_format=NHWC --output=model/OpenPose_light --output_type=FP32 "
