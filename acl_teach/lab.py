@@ -33,6 +33,10 @@ class Feedback:
     message: str
     message_zh: str = ""
 
+    def __post_init__(self) -> None:
+        """Bounded, whatever learner value a verdict quotes (a 50 MB return value is not a 50 MB message)."""
+        self.message, self.message_zh = _bounded(self.message), _bounded(self.message_zh)
+
     def __repr__(self) -> str:
         sign = "✓ " if self.ok else "✗ "
         return sign + self.message + (f"\n  {self.message_zh}" if self.message_zh else "")
@@ -41,6 +45,16 @@ class Feedback:
 
     def __bool__(self) -> bool:
         return self.ok
+
+
+MAX_FEEDBACK = 2000  # characters of one feedback message; the middle of a longer one is cut
+
+
+def _bounded(text: str) -> str:
+    """``text``, its middle cut when longer than MAX_FEEDBACK (the advice at its end is kept)."""
+    if len(text) <= MAX_FEEDBACK:
+        return text
+    return text[:MAX_FEEDBACK // 2] + f" … ({len(text):,} characters) … " + text[-MAX_FEEDBACK // 4:]
 
 
 def checker(fn: Callable[..., Feedback]) -> Callable[..., Feedback]:

@@ -909,3 +909,17 @@ def test_atc_caps_the_inputs_it_runs_the_graph_on(tmp_path, monkeypatch):
     code, err = atc_identity(tmp_path, "--input_shape=data:-1,3,8,8", "--dynamic_batch_size=1,8192")
     assert code == 1 and "E19010" in err and "limit" in err and "8192" in err, err
     assert atc_identity(tmp_path, "--input_shape=data:-1,3,8,8", "--dynamic_batch_size=1,8")[0] == 0
+
+
+def test_feedback_quoting_a_huge_learner_value_is_bounded(lab_acl):
+    """A learner's returned value is quoted whole (`{got!r}`): a 50 MB name became a 50 MB feedback message."""
+    from acl_teach import lab
+
+    def where_am_i():
+        assert lab_acl.rt.set_device(0) == 0
+        soc, mode = lab_acl.get_soc_name(), lab_acl.rt.get_run_mode()[0]
+        assert lab_acl.rt.reset_device(0) == 0
+        return soc + "x" * (50 << 20), mode
+    fb = lab.check_where_am_i(where_am_i)
+    assert not fb and "you returned" in fb.message
+    assert len(fb.message) < 5000 and len(fb.message_zh) < 5000 and "characters" in fb.message
