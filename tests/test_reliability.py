@@ -923,3 +923,31 @@ def test_feedback_quoting_a_huge_learner_value_is_bounded(lab_acl):
     fb = lab.check_where_am_i(where_am_i)
     assert not fb and "you returned" in fb.message
     assert len(fb.message) < 5000 and len(fb.message_zh) < 5000 and "characters" in fb.message
+
+
+def test_two_threads_first_space_calls_get_one_space(acl, monkeypatch):
+    """Medium 14, at the unit: the acl-level test above passes on the old code too (its malloc path happened to
+    serialise the first use), so the lazy creation itself is raced here — two spaces made, one dropped."""
+    import threading
+    import time
+
+    from acl_teach.sim import memory
+    real_init = memory.MemorySpace.__init__
+
+    def slow_init(self):
+        time.sleep(0.05)
+        real_init(self)
+    monkeypatch.setattr(memory.MemorySpace, "__init__", slow_init)
+    for _ in range(3):
+        sim_inspect.reset()
+        gate, got = threading.Barrier(2), []
+
+        def first_use():
+            gate.wait(5)
+            got.append(memory.space())
+        threads = [threading.Thread(target=first_use) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(5)
+        assert len(got) == 2 and got[0] is got[1] is memory.space()
