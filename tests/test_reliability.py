@@ -951,3 +951,13 @@ def test_two_threads_first_space_calls_get_one_space(acl, monkeypatch):
         for t in threads:
             t.join(5)
         assert len(got) == 2 and got[0] is got[1] is memory.space()
+
+
+@pytest.mark.parametrize("garbage", ["100002", {}, [1, 2], 1.5, float("nan"), True])
+def test_error_explainer_given_the_wrong_type_says_what_it_takes(garbage):
+    """The widgets class (low): ErrorExplainer('x') raised traitlets' TraitError from inside ipywidgets."""
+    pytest.importorskip("ipywidgets")
+    from acl_teach.widgets import ErrorExplainer
+    with pytest.raises(TypeError, match="takes an ACL error code"):
+        ErrorExplainer(garbage)
+    assert "507018" in repr(ErrorExplainer(507018).code.value)
