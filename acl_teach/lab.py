@@ -66,7 +66,10 @@ def checker(fn: Callable[..., Feedback]) -> Callable[..., Feedback]:
         before = _live_host_objects()
         try:
             return fn(*args, **kwargs)
-        except (Exception, SystemExit) as exc:  # a handle from another process, a freed buffer, …: still an answer
+        except KeyboardInterrupt:  # the user's Ctrl-C stops a checker (cleanup below still runs)
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a handle from another process, a freed buffer, a learner
+            # value's __eq__ raising anything: still an answer
             return _no(f"the checker could not inspect your answer ({_short(exc)}); check the "
                        "arguments you passed.",
                        f"检查器无法检查你的答案（{_short(exc)}）；请检查你传入的参数。")

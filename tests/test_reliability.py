@@ -961,3 +961,25 @@ def test_error_explainer_given_the_wrong_type_says_what_it_takes(garbage):
     with pytest.raises(TypeError, match="takes an ACL error code"):
         ErrorExplainer(garbage)
     assert "507018" in repr(ErrorExplainer(507018).code.value)
+
+
+def test_a_learner_value_that_raises_base_exception_inside_a_verdict_is_feedback(lab_acl):
+    """Learner code also runs inside a verdict (its returned value's __eq__): a BaseException there escaped
+    @checker, which caught only Exception and SystemExit."""
+    from acl_teach import lab
+
+    class Boom(BaseException):
+        pass
+
+    class Sly(str):
+        def __eq__(self, other):
+            raise Boom("from __eq__")
+        __hash__ = str.__hash__
+
+    def where_am_i():
+        assert lab_acl.rt.set_device(0) == 0
+        soc, mode = lab_acl.get_soc_name(), lab_acl.rt.get_run_mode()[0]
+        assert lab_acl.rt.reset_device(0) == 0
+        return Sly(soc), mode
+    fb = lab.check_where_am_i(where_am_i)
+    assert not fb and "Boom" in fb.message
