@@ -15,7 +15,7 @@
 # copy-back times; make one stream wait for another with `stream_wait_event`; collect a profile with `acl.prof`,
 # marking your own ranges, and draw its timeline; switch profiling on from `acl.init`'s config file.
 #
-# *simulator:* every time in this notebook is the simulator's **cost model** (`acl_teach/sim/timeline.py`: a launch
+# *simulator:* every time in this notebook is the simulator's **cost model** (`acl_teach/sim/core/timeline.py`: a launch
 # cost per task, copies at a bandwidth per direction, models from the work ATC recorded), not a measurement. Its
 # clock is simulated, so the same program gives the same numbers on every run; a board gives its own, different
 # and varying, numbers.
@@ -34,7 +34,7 @@
 # **学完本节你将能够：** 用一对 Event 给 Device 上的任务计时；把一次推理拆成复制 / 执行 / 拷回三段时间；用 `stream_wait_event`
 # 让一个 Stream 等待另一个；用 `acl.prof` 采集性能数据、标出你自己的区间并画出时间线；通过 `acl.init` 的配置文件开启 Profiling。
 #
-# *模拟器：* 本节中的每个时间都来自模拟器的**代价模型**（`acl_teach/sim/timeline.py`：每个任务一个下发开销，复制按各方向的带宽，
+# *模拟器：* 本节中的每个时间都来自模拟器的**代价模型**（`acl_teach/sim/core/timeline.py`：每个任务一个下发开销，复制按各方向的带宽，
 # 模型按 ATC 记录的计算量），不是测量值。它的时钟是模拟的，所以同一个程序每次运行都得到同样的数字；开发板给出的是它自己的、不同且会波动的数字。
 
 # %%
