@@ -931,7 +931,7 @@ def test_two_threads_first_space_calls_get_one_space(acl, monkeypatch):
     import threading
     import time
 
-    from acl_teach.sim import memory
+    from acl_teach.sim.rt import memory
     real_init = memory.MemorySpace.__init__
 
     def slow_init(self):
