@@ -195,7 +195,9 @@ def _emit(d: Dict[str, Any], cfg: Dict[str, Any], file_name: str, value: np.ndar
     if callback is None:
         path = os.path.join(cfg["dump_path"], file_name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        np.save(path, value)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(fd, "wb") as fh:  # never through a link planted at the file's name (ELOOP → a failed dump)
+            np.save(fh, value)
         return
     raw = np.frombuffer(np.ascontiguousarray(value).tobytes(), np.uint8).copy()
     addr = space().register_user(raw, raw.ctypes.data, raw.size, "numpy")
