@@ -14,7 +14,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from acl_teach.toolchain import assets as models  # noqa: E402
 from acl_teach import sim as acl  # noqa: E402
-from acl_teach.sim.model import new_session  # noqa: E402
+from acl_teach.sim.mdl.model import new_session  # noqa: E402
 
 ROUNDS = {1: 30, 8: 8}
 

@@ -30,7 +30,7 @@ from helpers import build, make_onnx  # noqa: E402,F401
 # (which never loads this file) keeps each notebook's cells on one kernel too.
 
 
-sim._args.check_returns(True)  # every binding call checks its return value against the binding's Py_BuildValue
+sim.core.args.check_returns(True)  # every binding call checks its return value against the binding's Py_BuildValue
 
 
 @pytest.fixture

@@ -13,7 +13,8 @@ import sys
 import pytest
 
 from acl_teach import sim
-from acl_teach.sim import _args, surface
+from acl_teach.sim.core import args as _args
+from acl_teach.sim import surface
 from acl_teach.spec.binding import TABLE
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -16,7 +16,7 @@ import pytest
 from PIL import Image
 from test_sim_dvpp import Dvpp
 
-from acl_teach.sim import dvpp_jpeg
+from acl_teach.sim.media.dvpp import jpeg as dvpp_jpeg
 from acl_teach.spec.dvpp import align_up
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

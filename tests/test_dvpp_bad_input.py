@@ -4,7 +4,7 @@ own call (the ledger's leak list is empty after acl.finalize).
 
 Codes: host checks are ACL's (reference §6.1: 100000, 100027, 500001); what the device refuses returns 0 from the
 ``*_async`` call, then 507018 from ``synchronize_stream`` and in the output desc's ``ret_code`` (UNCONFIRMED code,
-reference §6.2, see ``acl_teach/sim/dvpp_common.py``).
+reference §6.2, see ``acl_teach/sim/media/dvpp/common.py``).
 """
 import io
 

@@ -962,7 +962,7 @@ def test_check_vdec_callback_is_not_fooled(ready):
 
 def test_check_vdec_callback_board_may_drop_the_broken_chunk(ready, monkeypatch):
     """On a board VDEC may drop the undecodable chunk without a callback: nothing of it is owed then."""
-    from acl_teach.sim import vdec
+    from acl_teach.sim.media.vdec import decode as vdec
     deliver = vdec.Channel._deliver
 
     def dropping(self, chunk, api, frame=None, why=""):

@@ -196,15 +196,50 @@ EN_PAGES = {
     "acl.mdl.get_input_data_type": _E800.format("0217"),
     "acl.media.vdec_send_frame": _E800.format("0348"),
     "acl.mdl.get_num_inputs": _E850.format("0197"),
-    "acl.mdl.get_input_dims_v2": _E850.format("0202"),
     "acl.mdl.set_input_dynamic_dims": _E800.format("0168"),
+    "acl.rt.set_device": _E800.format("0061"),
+    "acl.rt.reset_device": _E800.format("0063"),
+    "acl.rt.set_context": _E800.format("0077"),
+    "acl.rt.create_stream": _E800.format("0081"),
+    "acl.rt.create_event": _E800.format("0092"),
+    "acl.rt.launch_callback": _E800.format("0109"),
+    "acl.rt.malloc_host": _E800.format("0120"),
+    "acl.rt.memcpy_async": _E800.format("0125"),
+    "acl.mdl.execute": _E800.format("0154"),
+    "acl.mdl.execute_async": _E800.format("0156"),
+    "acl.init": _E800.format("0005"),
+    "acl.rt.malloc": _E800.format("0114"),
+    "acl.rt.record_event": _E800.format("0097"),
+    "acl.rt.event_elapsed_time": _E800.format("0104"),
+    "acl.rt.subscribe_report": _E800.format("0108"),
+    "acl.rt.unsubscribe_report": _E800.format("0111"),
+    "acl.rt.process_report": _E800.format("0110"),
+    "acl.rt.query_event_status": _E800.format("0100"),
+    "acl.mdl.unload": _E800.format("0157"),
+    "acl.mdl.get_input_dims_v2": _E800.format("0211"),
+    "acl.mdl.get_input_dynamic_dims": _E800.format("0226"),
+    "acl.mdl.get_output_name_by_index": _E800.format("0214"),
 }
 #: every link that is not the chosen version's page in the edition's language, and why (said here, as the brief asks)
-FALLBACK = {api: "no CANN 8.0.0 page of this function was found in the reference search; "
-                 + ("the open-source runtime's page" if "github.com" in url else "another version's page")
-            for api, url in API_PAGES.items() if not PAGE_800["zh"].match(url)}
-EN_FALLBACK = {api: "no English CANN 8.0.0 page was found; " + ("an English 8.5.0 page" if api in EN_PAGES
-                                                                 else "the Chinese page")
+def _version(url):
+    """The CANN version a fallback page belongs to, as its address names it."""
+    if "github.com" in url:
+        return "the open-source runtime (hicann/runtime, Chinese only)"
+    found = re.search(r"/(canncommercial|CANNCommunityEdition|Atlas200IDKA2DeveloperKit)/([^/]+)/", url)
+    return f"{found.group(1)}/{found.group(2)}" if found else url
+
+
+def _why(api, url):
+    """One line per fallback: which page is linked instead of the 8.0.0 one, and why."""
+    if "github.com" in url:
+        return f"{api}: no Chinese 8.0.0 page was found in the reference search; the function's page of {_version(url)}"
+    return f"{api}: the Chinese 8.0.0 page was not found in the reference search; the same function's page of " \
+           f"{_version(url)}"
+
+
+FALLBACK = {api: _why(api, url) for api, url in API_PAGES.items() if not PAGE_800["zh"].match(url)}
+EN_FALLBACK = {api: f"{api}: no English CANN 8.0.0 page was found; " + (
+                   f"the English page of {_version(EN_PAGES[api])}" if api in EN_PAGES else "the Chinese page")
                for api in API_PAGES if not PAGE_800["en"].match(EN_PAGES.get(api, ""))}
 
 

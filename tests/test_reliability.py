@@ -1,8 +1,8 @@
 """Issue 19: nothing a file, a learner or a server sends can kill a stream, eat the machine, hang, or write
 outside its folder. One regression test per bug the fuzzing campaign found (each failed before its fix).
 
-Codes: a task the device rejects is 507018 (UNCONFIRMED, reference §6.1, sim/dvpp_common.py); a task whose
-body raises is reported once with its task's fault code (sim/streams.run_task) and the stream keeps working.
+Codes: a task the device rejects is 507018 (UNCONFIRMED, reference §6.1, sim/media/dvpp/common.py); a task whose
+body raises is reported once with its task's fault code (sim/rt/stream.run_task) and the stream keeps working.
 """
 import io
 
@@ -32,7 +32,7 @@ def zero_chroma_factors(raw):
 # --- a task that raises never poisons its stream ---------------------------------------------------------
 def test_a_raising_task_fails_once_with_its_code_and_the_stream_keeps_working(ready):
     """Whatever is queued (VDEC/VENC included, later): its exception is one failed sync, not a dead stream."""
-    from acl_teach.sim.memory import _queue
+    from acl_teach.sim.rt.memory import _queue
     stream, _ = ready.rt.create_stream()
     ran = []
     assert _queue("acl.test", stream, "a kind queued later", lambda: 1 // 0) == 0
@@ -686,7 +686,7 @@ def test_exif_rotated_jpegs_decode_through_the_step_api(step_api, orientation):
         assert (pic.width, pic.height) == want
         upright = Image.open(io.BytesIO(raw))
         upright.draft("YCbCr", None)
-        from acl_teach.sim.dvpp_jpeg import _TRANSPOSE
+        from acl_teach.sim.media.dvpp.jpeg import _TRANSPOSE
         turn = _TRANSPOSE.get(orientation)
         luma = np.asarray(upright.transpose(turn) if turn is not None else upright)[..., 0]
         from acl_teach import backend
@@ -727,7 +727,7 @@ def test_two_threads_first_allocations_land_in_one_memory_space(acl, monkeypatch
     import threading
     import time
 
-    from acl_teach.sim import memory
+    from acl_teach.sim.rt import memory
     real_init = memory.MemorySpace.__init__
 
     def slow_init(self):  # widen the window two first users race through
@@ -758,7 +758,7 @@ def test_two_threads_first_allocations_land_in_one_memory_space(acl, monkeypatch
 
 def test_the_freed_range_list_is_bounded(ready):
     """Low: +146 MB per 200,000 malloc/free pairs, and unknown-pointer lookups scanned the whole list."""
-    from acl_teach.sim.memory import MAX_FREED, space
+    from acl_teach.sim.rt.memory import MAX_FREED, space
     last = None
     for _ in range(MAX_FREED + 2000):
         last, ret = ready.rt.malloc(32, 0)

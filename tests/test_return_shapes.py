@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from acl_teach import sim
-from acl_teach.sim import _args, inspect as sim_inspect, surface
+from acl_teach.sim.core import args as _args
+from acl_teach.sim import inspect as sim_inspect, surface
 from acl_teach.spec.binding import TABLE
 
 BOGUS = 0x7777_0000_1230

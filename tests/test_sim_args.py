@@ -7,7 +7,7 @@ import ctypes
 import numpy as np
 import pytest
 
-from acl_teach.sim import _args
+from acl_teach.sim.core import args as _args
 
 _C = {"b": ctypes.c_ubyte, "B": ctypes.c_ubyte, "h": ctypes.c_short, "H": ctypes.c_ushort, "i": ctypes.c_int,
       "I": ctypes.c_uint, "l": ctypes.c_long, "k": ctypes.c_ulong, "L": ctypes.c_longlong, "K": ctypes.c_ulonglong,

@@ -2,7 +2,7 @@
 import pytest
 
 from acl_teach import sim
-from acl_teach.sim import cann_info
+from acl_teach.sim.base import cann_info
 
 
 def test_cann_attributes_follow_the_soc(acl):

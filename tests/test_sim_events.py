@@ -4,8 +4,8 @@ import struct
 import numpy as np
 import pytest
 
-from acl_teach.sim import timeline as T
-from acl_teach.sim.dvpp_cost import dvpp_cost
+from acl_teach.sim.core import timeline as T
+from acl_teach.sim.media.dvpp.cost import dvpp_cost
 from acl_teach.spec import events as E
 from acl_teach import sim
 
@@ -324,7 +324,7 @@ def test_model_time_follows_the_gear(ready, tiny_models):
 
 
 def test_an_om_without_cost_is_costed_from_its_header():
-    from acl_teach.sim.costmodel import run_cost
+    from acl_teach.sim.core.costmodel import run_cost
     header = {"weight_size": 1000, "inputs": [{"onnx_name": "x", "dims": [2, 4], "size": 32}],
               "outputs": [{"size": 32}]}
     cost = run_cost({}, header, None)

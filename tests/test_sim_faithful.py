@@ -358,7 +358,7 @@ def test_devices_option_and_environment_variable(tmp_path):
 
 
 def test_config_from_env_reads_the_device_count(monkeypatch):
-    from acl_teach.sim.state import Config
+    from acl_teach.sim.core.state import Config
     monkeypatch.setenv("ACL_TEACH_SIM_DEVICES", "2")
     monkeypatch.setenv("ACL_TEACH_SIM_STRICT", "1")
     cfg = Config.from_env()

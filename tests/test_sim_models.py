@@ -320,7 +320,7 @@ def test_release_order_mistakes_show_in_ledger(ready, tiny_models, capsys):
 
 def test_threads_setting_reaches_the_session_and_unload_frees_it(ready, tiny_models):
     import weakref
-    from acl_teach.sim import model as sim_model
+    from acl_teach.sim.mdl import model as sim_model
     with pytest.raises(ValueError, match="threads"):
         sim.configure(threads=-1)
     sim.configure(threads=1)
@@ -335,7 +335,7 @@ def test_threads_setting_reaches_the_session_and_unload_frees_it(ready, tiny_mod
 
 
 def test_threads_default_from_the_environment(monkeypatch):
-    from acl_teach.sim.state import Config
+    from acl_teach.sim.core.state import Config
     monkeypatch.setenv("ACL_TEACH_SIM_THREADS", "2")
     assert Config.from_env().threads == 2
     monkeypatch.delenv("ACL_TEACH_SIM_THREADS")

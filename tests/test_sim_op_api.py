@@ -162,7 +162,7 @@ def test_set_model_dir_codes(acl, tmp_path, capsys):
 def test_models_in_sub_folders_are_found_two_levels_down(acl, tmp_path):
     compile_ops(tmp_path, [ADD], folder="a/b/c/too_deep")
     compile_ops(tmp_path, [CAST], folder="a/b")
-    from acl_teach.sim import opmodels
+    from acl_teach.sim.op import models as opmodels
     assert acl.op.set_model_dir(str(tmp_path / "a")) == 0
     assert sorted(k[0] for k in opmodels.registry().by_key) == ["Cast"]
 

@@ -109,7 +109,7 @@ def test_init_once_rule_refuses_init_after_finalize(acl):
 
 
 def test_init_once_from_the_environment(monkeypatch):
-    from acl_teach.sim.state import Config
+    from acl_teach.sim.core.state import Config
     monkeypatch.setenv("ACL_TEACH_SIM_INIT_ONCE", "1")
     assert Config.from_env().init_once is True
     monkeypatch.delenv("ACL_TEACH_SIM_INIT_ONCE")

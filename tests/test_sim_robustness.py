@@ -22,10 +22,10 @@ from hypothesis import strategies as st
 
 from acl_teach import sim
 from acl_teach.sim import inspect as sim_inspect
-from acl_teach.sim import procmem
-from acl_teach.sim.memory import MemorySpace
-from acl_teach.sim.model import models
-from acl_teach.sim.state import Config, SimulatorFault
+from acl_teach.sim.core import procmem
+from acl_teach.sim.rt.memory import MemorySpace
+from acl_teach.sim.mdl.model import models
+from acl_teach.sim.core.state import Config, SimulatorFault
 from acl_teach.spec import om
 from acl_teach.spec import constants as C
 
@@ -839,7 +839,7 @@ def _count(kind):
 
 STATS, CALLS = {}, [0]
 if os.environ.get("ACL_TEACH_FUZZ_STATS"):  # count every binding call (each goes through _args.parse)
-    from acl_teach.sim import _args
+    from acl_teach.sim.core import args as _args
 
     def _counted(parse=_args.parse):
         def counting(*args, **kwargs):

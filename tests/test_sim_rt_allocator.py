@@ -2,7 +2,7 @@
 import pytest
 
 from acl_teach import sim
-from acl_teach.sim import allocator
+from acl_teach.sim.rt import allocator
 
 
 def _full_desc(acl):

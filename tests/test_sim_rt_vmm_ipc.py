@@ -190,7 +190,7 @@ def test_reset_device_drops_vmm_mappings_and_ipc_imports_and_keeps_physical_byte
 
 
 def test_finalize_forgets_ipc_keys_and_their_memory(ready):
-    from acl_teach.sim.state import state
+    from acl_teach.sim.core.state import state
     acl = ready
     dev, _ = acl.rt.malloc(256, 0)
     key, _ = acl.rt.ipc_mem_get_export_key(dev, 256, 65, 1)

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from acl_teach import models
-from acl_teach.sim import dvpp_cost
+from acl_teach.sim.media.dvpp import cost as dvpp_cost
 from acl_teach.spec import prof as P
 from acl_teach.spec import video as V
 from acl_teach.toolchain import video

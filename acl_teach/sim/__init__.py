@@ -18,6 +18,12 @@ silently misbehave (reading past a bytes object, a memcpy kind that does not mat
 an input buffer a few bytes short) the consequence is made visible and a warning is printed, kept
 for ``acl.get_recent_err_msg()`` and listed by ``warnings()``. ``configure(strict=True)`` (or
 ``python -m acl_teach.sim --strict``) turns those warnings into errors for a teaching moment.
+
+Layout, mirroring pyACL's modules: one subpackage per namespace (``rt``, ``mdl``, ``op``, ``media`` with
+``dvpp``/``vdec``/``venc``, ``util``, ``prof``, ``blas``), whose ``__init__`` assembles ``acl.<module>``, and one
+module per concept inside; ``base`` holds the top-level ``acl.*`` functions and ``core`` the shared machinery (the
+table-driven argument parser ``core.args``, the simulated process ``core.state``, the ledger, the clock). The
+import-linter contracts in pyproject.toml keep the direction: core and rt under everything, media beside mdl.
 """
 from __future__ import annotations
 
@@ -26,18 +32,18 @@ import sys
 from types import ModuleType
 from typing import List, Optional
 
-from . import blas, constants, mdl, media, op, prof, rt, surface, util  # noqa: F401  (the namespaces behind acl.rt …)
-from .databuffer import (create_data_buffer, destroy_data_buffer, get_data_buffer_addr,  # noqa: F401
-                         get_data_buffer_size, get_data_buffer_size_v2, update_data_buffer)
-from .float16 import float16_to_float, float_to_float16  # noqa: F401
-from .ledger import Entry
-from .tensordesc_set import *  # noqa: F401,F403  (acl.set_tensor_* and the remaining tensor-desc getters)
-from .opdesc import (create_tensor_desc, data_type_size, destroy_tensor_desc, get_tensor_desc_dim_v2,  # noqa: F401
-                     get_tensor_desc_element_count, get_tensor_desc_format, get_tensor_desc_num_dims,
-                     get_tensor_desc_size, get_tensor_desc_type, set_tensor_const)
-from .cann_info import *  # noqa: F401,F403  (CANN attributes, device capability, versions, finalize_reference)
-from .process import app_log, finalize, get_recent_err_msg, get_soc_name, get_version, init, leak_report  # noqa
-from .state import Config, SimulatorFault, SimWarning, replace_state, state  # noqa: F401
+from . import (blas, constants, mdl, media, op, prof, rt, surface, util)  # noqa: F401  (the namespaces behind acl.rt …)
+from .base.databuffer import (create_data_buffer, destroy_data_buffer, get_data_buffer_addr, get_data_buffer_size,
+                              get_data_buffer_size_v2, update_data_buffer)
+from .base.float16 import float16_to_float, float_to_float16  # noqa: F401
+from .core.ledger import Entry
+from .base.tensor_desc_set import *  # noqa: F401,F403  (acl.set_tensor_* and the remaining tensor-desc getters)
+from .base.tensor_desc import (create_tensor_desc, data_type_size, destroy_tensor_desc, get_tensor_desc_dim_v2,
+                               get_tensor_desc_element_count, get_tensor_desc_format, get_tensor_desc_num_dims,
+                               get_tensor_desc_size, get_tensor_desc_type, set_tensor_const)
+from .base.cann_info import *  # noqa: F401,F403  (CANN attributes, device capability, versions, finalize_reference)
+from .base.process import app_log, finalize, get_recent_err_msg, get_soc_name, get_version, init, leak_report  # noqa
+from .core.state import Config, SimulatorFault, SimWarning, replace_state, state  # noqa: F401
 from .surface import NotSimulatedError  # noqa: F401
 
 

@@ -11,11 +11,11 @@ import pickle
 import sys
 from typing import Iterator, List, Optional, Tuple
 
-from .ledger import Entry
-from . import procmem
-from .memory import DEVICE_BASE, space
-from .process import unreleased
-from .state import Config, SimWarning, replace_state, state
+from .core.ledger import Entry
+from .core import procmem
+from .rt.memory import DEVICE_BASE, space
+from .base.process import unreleased
+from .core.state import Config, SimWarning, replace_state, state
 
 AVAILABLE = True  # the simulator can answer every question here
 

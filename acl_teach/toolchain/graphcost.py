@@ -3,7 +3,7 @@
 *simulator:* the OM header's ``cost`` field (docs/om_format.md) — ONNX shape inference at the largest
 gear, then each node's multiply-accumulates (Conv, ConvTranspose, Gemm, MatMul; one per output element
 otherwise) and the bytes it writes, the graph's weight bytes, and per gear the ratio of its input
-elements to the largest gear's (the work is scaled by it). acl_teach/sim/costmodel.py turns this
+elements to the largest gear's (the work is scaled by it). acl_teach/sim/core/costmodel.py turns this
 into simulated microseconds. UNCONFIRMED as a model of AI Core time.
 """
 from __future__ import annotations

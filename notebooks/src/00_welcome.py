@@ -41,7 +41,7 @@ if acl.init() == 0:                  # one acl.init per kernel (a process); Run 
 # return shapes and the error codes the public sources document. The line above tells you which one you
 # got. [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) names the chip the code runs on — the value you pass to ATC's
 # `--soc_version` when you convert a model for it.
-# The same cell calls [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) once for this kernel and registers [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)
+# The same cell calls [`acl.init`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) once for this kernel and registers [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html)
 # for the kernel's exit: one of each per process, the rule notebook 01 explains.
 
 # %% [markdown] tags=["lang:zh"]
@@ -249,11 +249,11 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # %% [markdown] tags=["lang:en"]
 # ## Exercise (practice, not graded): where am I?
 # Write `where_am_i()` in raw pyACL: open Device 0 with
-# [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html)`(0)`,
+# [`acl.rt.set_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0061.html)`(0)`,
 # ask the chip's name with [`acl.get_soc_name`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/device/function-get_soc_name.md) and the run mode with
 # [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) (it returns
 # `(run_mode, ret)`: 1 is `ACL_HOST`, a PC with a card; 0 is `ACL_DEVICE`, code running on the board itself), close
-# the Device with [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html)`(0)`
+# the Device with [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0063.html)`(0)`
 # and return `(soc_name, run_mode)`. Check each `ret` with `check_ret`. The checker runs it and looks at the calls
 # it made; on the simulator it runs it a second time on another simulated machine (*simulator:* another SoC name
 # and run mode, yours given back after), so typed-in answers fail. Notebook 01 explains Devices and run modes.
@@ -268,18 +268,21 @@ Top5View(result.topk, image=at.models.image("coffee.png"))     # the same five, 
 # 模拟机器上再运行一次（*模拟器：* 换一个 SoC 名称和运行模式，之后还原成你的），所以直接写出答案通不过。Device 和运行模式在第 01 节详细讲解。
 # 欢迎页不属于计分课程：反馈只给你自己看。
 
-# %%
+# %% tags=["solution", "grade_id:nb00-where-am-i"]
 from acl_teach.lab import check_ret
 
 def where_am_i():
     """(SoC name, run mode) of this machine, asked from pyACL with Device 0 open."""
+    ### BEGIN SOLUTION
     check_ret("acl.rt.set_device", acl.rt.set_device(0))
     soc_name = acl.get_soc_name()
     run_mode, ret = acl.rt.get_run_mode()
     check_ret("acl.rt.get_run_mode", ret)
     check_ret("acl.rt.reset_device", acl.rt.reset_device(0))
     return soc_name, run_mode
+    ### END SOLUTION
 
+# %%
 print(lab.check_where_am_i(where_am_i))
 print(lab.ledger_summary())     # what is still alive: the session above and your function released everything
 

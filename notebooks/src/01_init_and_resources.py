@@ -31,7 +31,7 @@ import numpy as np
 
 # %% [markdown] tags=["lang:en"]
 # ## Initialise once, optionally with a configuration file
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) takes an optional path to a JSON file. The file switches on extras such as
+# [`acl.init`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) takes an optional path to a JSON file. The file switches on extras such as
 # model dump or profiling; if the defaults suit you, call `acl.init()` with no argument or pass a file that
 # holds only `{}` — the guide's example passes `"../src/acl.json"`, relative to the script (a relative path is
 # resolved against the process's working directory, not the script's folder: build it from `__file__` in a
@@ -100,9 +100,9 @@ if ret == 0:
 # raises; real code has no other way to notice a failure, because pyACL reports a failing call only
 # through its `ret` (it raises only for malformed arguments, such as `None` for a handle).
 #
-# The calls: [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) opens Device 0 (reference-counted: each call needs
+# The calls: [`acl.rt.set_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0061.html) opens Device 0 (reference-counted: each call needs
 # its own reset); [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html) creates a Context on it *and makes it
-# current for the calling thread*; [`acl.rt.create_stream`](https://hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/aadgp/aclpythondevg_01_0074.html) creates a Stream in the current
+# current for the calling thread*; [`acl.rt.create_stream`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html) creates a Stream in the current
 # Context; [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) says where this program runs.
 
 # %% [markdown] tags=["lang:zh"]
@@ -202,10 +202,10 @@ ErrorExplainer(ret)      # type any code you meet, or pick a common one: name, m
 # ## Explicit and implicit Context and Stream
 # The guide recommends **explicit** creation — the cells above — for anything beyond a toy: the Context you
 # created is current in *this* thread; another thread (a callback thread, notebook 09) must make it current
-# itself with [`acl.rt.set_context`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0074.html). [`acl.rt.get_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)
+# itself with [`acl.rt.set_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0077.html). [`acl.rt.get_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)
 # tells which Context is current. Release goes Stream → Context → Device:
 # [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html), [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
-# [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html).
+# [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0063.html).
 
 # %% [markdown] tags=["lang:zh"]
 # ## 显式与隐式创建 Context 和 Stream
@@ -252,13 +252,13 @@ print("set_device -> synchronize_stream(0) -> reset_device: the default context 
 # host CPU, device memory sits across PCIe, and data must be copied with `memcpy` host → device and back. It
 # answers **ACL_DEVICE (0)** on a board such as the Atlas 200I DK A2: there is no separate host — *your
 # program runs on the device's own control CPU*, next to the AI cores, in the same memory. Consequences the
-# [data-transfer guide](https://www.hiascend.com/document/detail/en/canncommercial/800/appdevg/aclpythondevg/aclpythondevg_0010.html) spells out: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) then
+# [data-transfer guide](https://www.hiascend.com/document/detail/en/canncommercial/800/appdevg/aclpythondevg/aclpythondevg_0010.html) spells out: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) then
 # returns device memory, a "host" buffer needs no H2D copy, and copies that remain become device-to-device
 # ones or are skipped (acllite picks `ACL_MEMCPY_DEVICE_TO_DEVICE` when the run mode is ACL_DEVICE).
 #
 # *simulator:* `sim.configure(run_mode="device")` makes the simulator a board for the next cell, then
 # `run_mode="host"` makes it a PC again; on a real machine the cell runs once, in the machine's own mode. It
-# uses [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) (notebook 05 explains the
+# uses [`acl.rt.malloc`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0114.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) (notebook 05 explains the
 # copy kinds), [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html) and [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
 
 # %% [markdown] tags=["lang:zh"]

@@ -100,8 +100,8 @@ print(subprocess.run(atc + flags, capture_output=True, text=True, cwd=workdir.na
 # [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html) reads the OM and returns `(model_id, ret)`; the system
 # allocates and manages the model's memory. The id is a small integer (the first model is usually 1) that
 # every later model call takes. A Context must be current: the model belongs to it, so the cell first runs
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) — once per kernel, with the one `acl.finalize` registered for
-# the kernel's exit (notebook 01 says why) — then [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html) and
+# [`acl.init`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html) — once per kernel, with the one `acl.finalize` registered for
+# the kernel's exit (notebook 01 says why) — then [`acl.rt.set_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0061.html) and
 # [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html) (notebook 01).
 
 # %% [markdown] tags=["lang:zh"]
@@ -134,7 +134,7 @@ print("load_from_file -> model_id", model_id)
 # (ACL_HOST) host memory — the bytes object itself will do —, on a board (ACL_DEVICE, the Atlas 200I DK A2) device
 # memory from `acl.rt.malloc`, into which the cell copies the file's bytes with [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html). [`acl.mdl.query_size`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0149.html) returns `(work_size, weight_size, ret)`: how much
 # device memory the model needs for its work space and its weights. Allocate both with
-# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html) and hand them to
+# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0114.html) and hand them to
 # [`acl.mdl.load_from_file_with_mem`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0141.html) (or `load_from_mem_with_mem`, the
 # fourth way): the model then lives in memory you control, for example memory you reuse between models that
 # never run at the same time.
@@ -184,7 +184,7 @@ print("model ids:", model_id, model_id2, model_id3)
 
 # %% [markdown] tags=["lang:en"]
 # ## Unload, then free the memory you gave
-# [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md) releases a model. Memory you passed to a `*_with_mem` load belongs to you and
+# [`acl.mdl.unload`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0157.html) releases a model. Memory you passed to a `*_with_mem` load belongs to you and
 # must outlive the model: free it with [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html) only **after** the unload. Unloading the
 # same id twice is an error.
 #
@@ -219,7 +219,7 @@ print("unload again ->", acl.mdl.unload(model_id))
 # public sources do not pin the code a board returns for a file that is not an OM. A missing path is
 # 145002 ACL_ERROR_GE_EXEC_MODEL_PATH_INVALID, the graph engine's code for an invalid model path (from GE's source;
 # that a board's pyACL returns exactly it here is UNCONFIRMED). The cell ends with the release of notebook 01:
-# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html);
+# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0063.html);
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) waits for the kernel's exit.
 
 # %% [markdown] tags=["lang:zh"]

@@ -150,8 +150,8 @@ print("pyACL warns:", caught[0].message if caught else "(nothing)")
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)`(dst, dst_max, src, count, kind)` copies `count` bytes; `dst_max` is the
 # size of the destination, so the runtime can refuse a copy that would run past it. The kinds are
 # `ACL_MEMCPY_HOST_TO_HOST = 0`, `HOST_TO_DEVICE = 1`, `DEVICE_TO_HOST = 2`, `DEVICE_TO_DEVICE = 3`. Below: the
-# usual start ([`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html), [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
-# [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)), device memory from [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html),
+# usual start ([`acl.init`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html), [`acl.rt.set_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0061.html),
+# [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html)), device memory from [`acl.rt.malloc`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0114.html),
 # and the `BufferView` before and after the copy.
 #
 # *simulator:* "before" shows the simulator's 0xCD fill pattern; on hardware fresh memory holds undefined bytes.
@@ -258,13 +258,13 @@ if lab.on_simulator():
 # ## Device → device, synchronous and asynchronous
 # On a board (ACL_DEVICE) there is no host side: a model's input is filled by a **device-to-device** copy, or
 # by no copy at all when the data already sits in device memory. It is also how you keep data whose `bytes`
-# object will not live: copy it into device memory you own. [`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/appdevgapi/aclpythondevg_01_0121.html)
-# takes one more argument, a stream made by [`acl.rt.create_stream`](https://hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/aadgp/aclpythondevg_01_0074.html): it only *queues* the copy. Unlike `memcpy`,
+# object will not live: copy it into device memory you own. [`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0125.html)
+# takes one more argument, a stream made by [`acl.rt.create_stream`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html): it only *queues* the copy. Unlike `memcpy`,
 # whose `kind` the pages call reserved, `memcpy_async`'s `kind` is a real parameter — write the true direction — and
 # on a PC with a card (EP) a host-to-host async copy is not supported; the copy
 # is done when [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) returns (the official page
 # asks for 64-byte-aligned addresses, and with host memory that is not page-locked — not from
-# [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) — the call returns only once the copy is done). Reading device memory back from the host takes one more
+# [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) — the call returns only once the copy is done). Reading device memory back from the host takes one more
 # copy, device → host, into host memory ([`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md) releases it).
 
 # %% [markdown] tags=["lang:zh"]
@@ -370,8 +370,8 @@ print(feedback)
 assert feedback, feedback
 
 # %% [markdown] tags=["lang:en"]
-# Release: the step API's records, then [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md), [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md),
-# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html);
+# Release: the step API's records, then [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md), [`acl.mdl.unload`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0157.html),
+# [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html), [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0063.html);
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html) runs once, when the kernel exits.
 
 # %% [markdown] tags=["lang:zh"]

@@ -49,7 +49,7 @@ _ = at.execute(model, inputs, outputs)
 
 # %% [markdown] tags=["lang:en"]
 # ## Raw pyACL: device → host, then bytes → numpy
-# The sample's sequence: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html) for a host buffer of the output's size,
+# The sample's sequence: [`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) for a host buffer of the output's size,
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html) with kind 2 (`ACL_MEMCPY_DEVICE_TO_HOST`),
 # [`acl.mdl.get_cur_output_dims`](https://www.hiascend.com/document/detail/zh/canncommercial/latest/API/ascendgraphapi/aclpythondevg_01_0214.html) for the output dims of the gear currently set —
 # read after the execute, the shape of *this* result (for a static model, those of `get_output_dims`) — then [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html) — a copy — and
@@ -107,7 +107,7 @@ Top5View(top, image=at.models.image("coffee.png"))
 # the index of the largest with the ArgMaxD operator through [`acl.op.execute_v2`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0776.html) — ArgMaxD
 # is not wrapped, so you build its tensor descs with [`acl.create_tensor_desc`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/81RC1alpha001/apiref/appdevgapi/aclpythondevg_01_0013.html), its
 # attribute (`dimension`) with [`acl.op.create_attr`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_attr.md) and [`acl.op.set_attr_int`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-set_attr_int.md), and
-# its buffers with [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html) and [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html);
+# its buffers with [`acl.rt.malloc`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0114.html) and [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html);
 # the input buffer is the model's output, found with [`acl.mdl.get_dataset_buffer`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-get_dataset_buffer.md). Both operators
 # are queued on the stream; [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) waits for them.
 #

@@ -51,7 +51,7 @@ check_ret("acl.rt.memset", acl.rt.memset(outputs.buffers[0].ptr, 4000, 0, 4000))
 
 # %% [markdown] tags=["lang:en"]
 # ## Queue, then wait
-# [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0147.html) takes the same arguments as `execute` plus a stream and
+# [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0156.html) takes the same arguments as `execute` plus a stream and
 # returns as soon as the work is queued. [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html) blocks
 # until everything queued on that stream has run; only then are the outputs valid.
 #
@@ -84,18 +84,18 @@ Top5View(top, image=at.models.image("chelsea.png"))
 # %% [markdown] tags=["lang:en"]
 # ## The callback pattern, raw — results read inside the callback
 # A callback does not run by itself: a thread you start with [`acl.util.start_thread`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0058.html)
-# makes its Context current ([`acl.rt.set_context`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha003/apiref/appdevgapi/aclpythondevg_01_0074.html)) and loops on
-# [`acl.rt.process_report`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0106.html)`(timeout_ms)`, which waits up to `timeout_ms` and runs the
+# makes its Context current ([`acl.rt.set_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0077.html)) and loops on
+# [`acl.rt.process_report`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html)`(timeout_ms)`, which waits up to `timeout_ms` and runs the
 # callbacks that are due (a timeout with nothing to do is normal; the samples ignore that `ret`).
-# [`acl.rt.subscribe_report`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0103.html) binds that thread to the stream. Then, per image,
-# `execute_async` and [`acl.rt.launch_callback`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0105.html)`(fn, user_data, block_type, stream)`:
+# [`acl.rt.subscribe_report`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0108.html) binds that thread to the stream. Then, per image,
+# `execute_async` and [`acl.rt.launch_callback`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0109.html)`(fn, user_data, block_type, stream)`:
 # when the stream reaches the callback — after the inference before it — `fn(user_data)` runs in the thread.
 # `user_data` is a **list**, as the documentation gives it; block type 1 (`ACL_CALLBACK_BLOCK`) makes the stream
-# wait for the callback. Afterwards: `synchronize_stream`, [`acl.rt.unsubscribe_report`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/control/function-unsubscribe_report.md), set the
+# wait for the callback. Afterwards: `synchronize_stream`, [`acl.rt.unsubscribe_report`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0111.html), set the
 # exit flag, [`acl.util.stop_thread`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha003/API/appdevgapi/aclpythondevg_01_0059.html).
 #
 # Each image gets its own datasets, because all three inferences are in flight at once. The callback copies its
-# image's output back ([`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html),
+# image's output back ([`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html), [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html),
 # [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html), [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md)) and keeps the top
 # class. A `launch_callback` on a stream no thread subscribed to fails with 107015
 # (ACL_ERROR_RT_STREAM_NO_CB_REG), as a public experiment shows; the first line tries it.

@@ -4,7 +4,7 @@
 # `execute_async` only *queues* the work and returns, so the host's clock measures the queueing, and around a
 # synchronous call it adds the host's own overhead. The device keeps its own time. An **Event** is a marker you put
 # into a Stream; when the Stream reaches it, the device stamps it, and
-# [`acl.rt.event_elapsed_time`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0100.html)
+# [`acl.rt.event_elapsed_time`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0104.html)
 # "统计两个Event之间的耗时" — the time between two of them, in milliseconds, with a documented call order: create →
 # record start and end in the same Stream → synchronize → elapsed time. The same markers order work *between*
 # streams ([`acl.rt.stream_wait_event`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0101.html)).
@@ -15,7 +15,7 @@
 # copy-back times; make one stream wait for another with `stream_wait_event`; collect a profile with `acl.prof`,
 # marking your own ranges, and draw its timeline; switch profiling on from `acl.init`'s config file.
 #
-# *simulator:* every time in this notebook is the simulator's **cost model** (`acl_teach/sim/timeline.py`: a launch
+# *simulator:* every time in this notebook is the simulator's **cost model** (`acl_teach/sim/core/timeline.py`: a launch
 # cost per task, copies at a bandwidth per direction, models from the work ATC recorded), not a measurement. Its
 # clock is simulated, so the same program gives the same numbers on every run; a board gives its own, different
 # and varying, numbers.
@@ -34,7 +34,7 @@
 # **学完本节你将能够：** 用一对 Event 给 Device 上的任务计时；把一次推理拆成复制 / 执行 / 拷回三段时间；用 `stream_wait_event`
 # 让一个 Stream 等待另一个；用 `acl.prof` 采集性能数据、标出你自己的区间并画出时间线；通过 `acl.init` 的配置文件开启 Profiling。
 #
-# *模拟器：* 本节中的每个时间都来自模拟器的**代价模型**（`acl_teach/sim/timeline.py`：每个任务一个下发开销，复制按各方向的带宽，
+# *模拟器：* 本节中的每个时间都来自模拟器的**代价模型**（`acl_teach/sim/core/timeline.py`：每个任务一个下发开销，复制按各方向的带宽，
 # 模型按 ATC 记录的计算量），不是测量值。它的时钟是模拟的，所以同一个程序每次运行都得到同样的数字；开发板给出的是它自己的、不同且会波动的数字。
 
 # %%
@@ -46,27 +46,27 @@ from acl_teach.lab import check_ret
 
 # %% [markdown] tags=["lang:en"]
 # Preparation: resources with an explicit stream, the default model, its datasets, and the cat photo in
-# page-locked host memory ([`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0116.html)),
+# page-locked host memory ([`acl.rt.malloc_host`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html)),
 # so that `memcpy_async` really is asynchronous (notebook 05); a second host buffer takes the scores back. A second
 # stream, `copy_stream`, is for the part on ordering.
 #
 # Every pyACL call the code cells make, with its page (the pyACL API index where no page is given):
 # [`acl.rt.memcpy`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0120.html),
 # [`acl.util.bytes_to_ptr`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0055.html),
-# [`acl.rt.create_stream`](https://hiascend.com/document/detail/zh/Atlas200IDKA2DeveloperKit/23.0.RC2/Application%20Development%20Guide/aadgp/aclpythondevg_01_0074.html),
+# [`acl.rt.create_stream`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html),
 # [`acl.util.ptr_to_bytes`](https://www.hiascend.com/document/detail/zh/canncommercial/850/API/appdevgapi/aclpythondevg_01_0056.html),
-# [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0147.html),
-# [`acl.rt.query_event_status`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/event/function-query_event_status.md),
+# [`acl.mdl.execute_async`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0156.html),
+# [`acl.rt.query_event_status`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0100.html),
 # [`acl.rt.destroy_event`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/event/function-destroy_event.md),
 # [`acl.rt.memset`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0118.html),
 # [`acl.rt.reset_event`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/runtime/event/function-reset_event.md),
 # [`acl.rt.synchronize_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0087.html),
 # [`acl.mdl.create_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-create_dataset.md),
-# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0110.html),
+# [`acl.rt.malloc`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0114.html),
 # [`acl.create_data_buffer`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha002/apiref/appdevgapi/aclpythondevg_01_0016.html),
 # [`acl.mdl.add_dataset_buffer`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0188.html),
-# [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html),
-# [`acl.rt.set_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0058.html),
+# [`acl.init`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html),
+# [`acl.rt.set_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0061.html),
 # [`acl.rt.create_context`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0075.html),
 # [`acl.mdl.load_from_file`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0147.html),
 # [`acl.mdl.create_desc`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/ge/function-create_desc.md),
@@ -77,10 +77,10 @@ from acl_teach.lab import check_ret
 # [`acl.rt.free`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0115.html),
 # [`acl.mdl.destroy_dataset`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_dataset.md),
 # [`acl.mdl.destroy_desc`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-destroy_desc.md),
-# [`acl.mdl.unload`](https://github.com/hicann/runtime/blob/027e13c3479acd15059e478e8cf0d1b8066372aa/python/docs/zh/api_ref/ge/function-unload.md),
+# [`acl.mdl.unload`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0157.html),
 # [`acl.rt.destroy_stream`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0081.html),
 # [`acl.rt.destroy_context`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0073.html),
-# [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0060.html),
+# [`acl.rt.reset_device`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0063.html),
 # [`acl.finalize`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0006.html),
 # [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html),
 # [`acl.rt.free_host`](https://github.com/hicann/runtime/blob/a630024af57861939a7aaae9c14bfd1c4ef01958/python/docs/zh/api_ref/runtime/memory/function-free_host.md).
@@ -153,8 +153,8 @@ def top_class():
 
 # %% [markdown] tags=["lang:en"]
 # ## Two events around one inference
-# [`acl.rt.create_event`](https://www.hiascend.com/doc_center/source/zh/canncommercial/601/inferapplicationdev/aclpythondevg/aclpythondevg_01_0073.html)`()`
-# returns `(event, ret)`. [`acl.rt.record_event`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0093.html)`(event, stream)`
+# [`acl.rt.create_event`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0092.html)`()`
+# returns `(event, ret)`. [`acl.rt.record_event`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0097.html)`(event, stream)`
 # is itself an asynchronous task: it "捕获当前Stream上已下发的任务" — captures the tasks already queued on that stream —
 # and is stamped when the stream gets there. So: record `start`, queue the inference, record `end`, then wait for
 # `end` with [`acl.rt.synchronize_event`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0098.html)
@@ -207,7 +207,7 @@ for event in (start, end):
 # %% [markdown] tags=["lang:en"]
 # ## Where the time of one photo goes
 # Four events on one stream split the pipeline into its three asynchronous steps: copy in
-# ([`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/82RC1alpha001/API/appdevgapi/aclpythondevg_01_0121.html),
+# ([`acl.rt.memcpy_async`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0125.html),
 # kind `TO_DEV`), execute, copy the 4,000 bytes of scores back (kind `FROM_DEV`) — 1 and 2 on a PC with a card, 3
 # (device to device) on a board, chosen from [`acl.rt.get_run_mode`](https://www.hiascend.com/document/detail/zh/CANNCommunityEdition/80RC3alpha001/apiref/appdevgapi/aclpythondevg_01_0062.html) as in notebooks 14 and 15. One `synchronize_event` on the last event waits for
 # all of them: tasks on one stream run in order.
@@ -424,7 +424,7 @@ picture
 
 # %% [markdown] tags=["lang:en"]
 # ## Profiling from `acl.init`'s config file
-# The JSON file given to [`acl.init`](https://www.hiascend.com/document/detail/zh/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html)
+# The JSON file given to [`acl.init`](https://www.hiascend.com/document/detail/en/canncommercial/800/apiref/appdevgapi/aclpythondevg_01_0005.html)
 # can switch profiling on for the whole process, with no `acl.prof` call in the code
 # ([acl.json 配置文件方式](https://www.hiascend.com/document/detail/zh/canncommercial/700/devtools/auxiliarydevtool/atlasprofiling_16_0152.html)):
 # `{"profiler": {"switch": "on", "output": "FOLDER"}}` — `switch` must be `"on"` (missing or anything else: off);
