@@ -135,18 +135,20 @@ def _distance(img: np.ndarray, box: Tuple[int, int, int, int], bgr) -> float:
 def box_drawn(path: str, box: Tuple[int, int, int, int], bgr: Tuple[int, int, int],
               absent: Iterable[Tuple[int, int, int, int]] = (), tolerance: float = 40.0) -> Check:
     """The result picture (relative to the sample dir) has a ``bgr`` outline on ``box`` (x1, y1, x2, y2 in its
-    pixels): the median edge pixel within ``tolerance`` of the colour (JPEG blurs a 2-pixel line) and at most half
-    as far as on the outline 6 pixels inside (the picture itself, which might be near the colour); no such outline
+    pixels): the median edge pixel within ``tolerance`` of the colour (JPEG blurs a 2-pixel line) and at least 25
+    nearer than on the outline 6 pixels inside (the picture itself, which might be near the colour); no such outline
     on the ``absent`` boxes. What the sample's drawing code makes of the substitute's detections."""
     def check(output: str, sample_dir: str) -> Tuple[bool, str]:
-        import cv2
-        img = cv2.imread(os.path.join(sample_dir, path))
-        if img is None:
+        from PIL import Image
+        full = os.path.join(sample_dir, path)
+        if not os.path.isfile(full):
             return False, f"missing result picture {path}"
+        with Image.open(full) as picture:
+            img = np.asarray(picture.convert("RGB"))[:, :, ::-1].astype(np.float64)  # BGR, as the samples draw
         off = [_distance(img, b, bgr) for b in (box, *absent)]
         inside = _distance(img, (box[0] + 6, box[1] + 6, box[2] - 6, box[3] - 6), bgr)
         drawn = [d <= tolerance for d in off]
-        ok = drawn[0] and off[0] <= inside / 2 and not any(drawn[1:])
+        ok = drawn[0] and off[0] + 25 <= inside and not any(drawn[1:])
         seen = f"{path}: box {box} in {bgr} (median edge {off[0]:.0f} away, {inside:.0f} inside)"
         return ok, seen + "".join(f"; {b} {'also drawn' if d else 'not drawn'} ({o:.0f})"
                                   for b, d, o in zip(absent, drawn[1:], off[1:]))
