@@ -33,6 +33,10 @@ class Feedback:
     message: str
     message_zh: str = ""
 
+    def __post_init__(self) -> None:
+        """Bounded, whatever learner value a verdict quotes (a 50 MB return value is not a 50 MB message)."""
+        self.message, self.message_zh = _bounded(self.message), _bounded(self.message_zh)
+
     def __repr__(self) -> str:
         sign = "✓ " if self.ok else "✗ "
         return sign + self.message + (f"\n  {self.message_zh}" if self.message_zh else "")
@@ -41,6 +45,16 @@ class Feedback:
 
     def __bool__(self) -> bool:
         return self.ok
+
+
+MAX_FEEDBACK = 2000  # characters of one feedback message; the middle of a longer one is cut
+
+
+def _bounded(text: str) -> str:
+    """``text``, its middle cut when longer than MAX_FEEDBACK (the advice at its end is kept)."""
+    if len(text) <= MAX_FEEDBACK:
+        return text
+    return text[:MAX_FEEDBACK // 2] + f" … ({len(text):,} characters) … " + text[-MAX_FEEDBACK // 4:]
 
 
 def checker(fn: Callable[..., Feedback]) -> Callable[..., Feedback]:
@@ -52,7 +66,10 @@ def checker(fn: Callable[..., Feedback]) -> Callable[..., Feedback]:
         before = _live_host_objects()
         try:
             return fn(*args, **kwargs)
-        except (Exception, SystemExit) as exc:  # a handle from another process, a freed buffer, …: still an answer
+        except KeyboardInterrupt:  # the user's Ctrl-C stops a checker (cleanup below still runs)
+            raise
+        except BaseException as exc:  # noqa: BLE001 - a handle from another process, a freed buffer, a learner
+            # value's __eq__ raising anything: still an answer
             return _no(f"the checker could not inspect your answer ({_short(exc)}); check the "
                        "arguments you passed.",
                        f"检查器无法检查你的答案（{_short(exc)}）；请检查你传入的参数。")

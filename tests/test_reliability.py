@@ -776,3 +776,210 @@ def test_apply_recipe_with_a_zero_crop_or_size(recipe):
     from acl_teach import media
     with pytest.raises(ValueError, match="recipe's"):
         media.even_roi(640, 480, recipe)
+
+
+# --- found by the audit of issue 19: the same classes on surfaces the campaign did not reach ---------------
+DEEP_JSON = "[" * 200000 + "]" * 200000  # nesting deeper than json can read: RecursionError, not ValueError
+
+
+def test_acl_init_with_a_deeply_nested_config_is_a_code(acl, tmp_path):
+    """Python's RecursionError escaped acl.init(config_path) (only OSError/ValueError were the bad-JSON code)."""
+    path = tmp_path / "acl.json"
+    path.write_text(DEEP_JSON)
+    assert acl.init(str(path)) == 100006
+    assert "not valid JSON" in acl.get_recent_err_msg()
+    assert acl.init() == 0 and acl.finalize() == 0  # the process was not left initialised
+
+
+def test_set_dump_reads_only_a_regular_file_with_a_cap(ready, tmp_path):
+    """set_dump hung on a FIFO, read a link to /dev/zero until MemoryError, and raised RecursionError on deep JSON."""
+    import time
+    assert ready.mdl.init_dump() == 0
+    deep = tmp_path / "deep.json"
+    deep.write_text(DEEP_JSON)
+    assert ready.mdl.set_dump(str(deep)) == 100009
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (2 << 20) + b"{}")
+    assert ready.mdl.set_dump(str(big)) == 100003 and "limit" in ready.get_recent_err_msg()
+    for path in special_files(tmp_path):
+        start = time.monotonic()
+        assert ready.mdl.set_dump(str(path)) == 100003
+        assert "not a regular file" in ready.get_recent_err_msg()
+        assert time.monotonic() - start < 2
+    assert ready.mdl.finalize_dump() == 0
+
+
+def test_an_op_model_with_a_deeply_nested_header_is_skipped(ready, tmp_path):
+    """spec/opmodel caught ValueError only: a deep header raised RecursionError out of set_model_dir / load."""
+    import struct
+
+    from acl_teach.spec import opmodel
+    blob = DEEP_JSON.encode()
+    raw = opmodel.MAGIC + struct.pack("<I", len(blob)) + blob
+    with pytest.raises(opmodel.OpModelError, match="corrupted header"):
+        opmodel.loads(raw)
+    folder = tmp_path / "ops"
+    folder.mkdir()
+    (folder / "deep.om").write_bytes(raw)
+    assert ready.op.set_model_dir(str(folder)) == 0  # skipped, as any unusable file
+    assert ready.op.load(ready.util.bytes_to_ptr(raw), len(raw)) == 100000
+
+
+def plant_tmp_links(tmp_path, *targets):
+    """A dangling link at each ``target``'s per-process temporary name, pointing outside (where a write would land)."""
+    import os
+    outside = tmp_path / "outside"
+    outside.mkdir(exist_ok=True)
+    for i, target in enumerate(targets):
+        os.makedirs(os.path.dirname(str(target)), exist_ok=True)
+        os.symlink(outside / f"landed{i}", f"{target}.{os.getpid()}.tmp")
+    return outside
+
+
+def test_atc_never_writes_its_om_through_a_link(tmp_path):
+    """ATC wrote `OUT.om.<pid>.tmp` with open('wb'), which follows a link planted there out of the folder."""
+    import os
+    out = tmp_path / "built" / "x.om"
+    outside = plant_tmp_links(tmp_path, out)
+    import io as _io
+    from test_aipp import identity_onnx
+
+    from acl_teach.toolchain import atc
+    onnx_path = identity_onnx(tmp_path / "y.onnx", 8, 8)
+    err = _io.StringIO()
+    assert atc.run([f"--model={onnx_path}", "--framework=5", f"--output={out}", "--soc_version=Ascend310"],
+                   out=_io.StringIO(), err=err) == 0, err.getvalue()
+    assert os.listdir(outside) == [] and os.path.isfile(out) and not os.path.islink(out)
+
+
+def test_atc_singleop_never_writes_an_op_model_through_a_link(tmp_path):
+    import os
+    from test_sim_op_api import ADD
+    from test_sim_op_helpers import run_atc
+
+    from acl_teach.toolchain import singleop
+    entry = singleop.read_op_list
+    (tmp_path / "probe.json").write_text(__import__("json").dumps([ADD]))
+    [(index, op)] = entry(str(tmp_path / "probe.json"))
+    name = singleop.compile_entry(index, op, "Ascend310", str(tmp_path / "probe.json"), "atc")[0]
+    outside = plant_tmp_links(tmp_path, tmp_path / "op_models" / name)
+    rc, out, err, folder = run_atc(tmp_path, [ADD])
+    assert rc == 0, err
+    assert os.listdir(outside) == [] and os.path.isfile(os.path.join(folder, name))
+
+
+def test_a_recipe_sidecar_is_never_written_through_a_link(tmp_path):
+    import os
+
+    from acl_teach.toolchain import recipes
+    model = tmp_path / "m.om"
+    model.write_bytes(b"x")
+    outside = plant_tmp_links(tmp_path, recipes.sidecar(str(model)))
+    recipe = {"crop": 224}
+    recipes.keep(str(model), recipe)
+    assert os.listdir(outside) == [] and recipes.read_sidecar(str(model))["crop"] == 224
+
+
+def atc_identity(tmp_path, *flags):
+    """(exit code, stderr) of the ATC emulator on an 8x8 identity model with these extra flags."""
+    import io as _io
+    from test_aipp import identity_onnx
+
+    from acl_teach.toolchain import atc
+    onnx_path = identity_onnx(tmp_path / "x.onnx", 8, 8)
+    err = _io.StringIO()
+    code = atc.run([f"--model={onnx_path}", "--framework=5", f"--output={tmp_path / 'x'}", "--soc_version=Ascend310",
+                    *flags], out=_io.StringIO(), err=err)
+    return code, err.getvalue()
+
+
+@pytest.mark.parametrize("dim", ["9" * 400, str(2 ** 63), str(2 ** 40), str((1 << 31) + 1)])
+def test_atc_input_shape_dims_are_bounded_at_parse(tmp_path, dim):
+    """A 400-digit or 2**63 dim raised protobuf's ValueError out of atc.run; 2**40 reached numpy (768 TiB)."""
+    code, err = atc_identity(tmp_path, f"--input_shape=data:{dim},3,8,8")
+    assert code == 1 and "ATC run failed" in err and "E10002" in err and "at most" in err, err
+    assert "Traceback" not in err and len(err) < 2000
+
+
+def test_atc_caps_the_inputs_it_runs_the_graph_on(tmp_path, monkeypatch):
+    """ATC runs the graph on zeros of every gear's shape to find the outputs: their size is capped before np.zeros
+    (data:100000,3,64,64 asked for 4.9 GB of inputs and as much output)."""
+    from acl_teach.toolchain import atc
+    monkeypatch.setattr(atc, "MAX_PROBE_BYTES", 1 << 20)
+    code, err = atc_identity(tmp_path, "--input_shape=data:-1,3,8,8", "--dynamic_batch_size=1,8192")
+    assert code == 1 and "E19010" in err and "limit" in err and "8192" in err, err
+    assert atc_identity(tmp_path, "--input_shape=data:-1,3,8,8", "--dynamic_batch_size=1,8")[0] == 0
+
+
+def test_feedback_quoting_a_huge_learner_value_is_bounded(lab_acl):
+    """A learner's returned value is quoted whole (`{got!r}`): a 50 MB name became a 50 MB feedback message."""
+    from acl_teach import lab
+
+    def where_am_i():
+        assert lab_acl.rt.set_device(0) == 0
+        soc, mode = lab_acl.get_soc_name(), lab_acl.rt.get_run_mode()[0]
+        assert lab_acl.rt.reset_device(0) == 0
+        return soc + "x" * (50 << 20), mode
+    fb = lab.check_where_am_i(where_am_i)
+    assert not fb and "you returned" in fb.message
+    assert len(fb.message) < 5000 and len(fb.message_zh) < 5000 and "characters" in fb.message
+
+
+def test_two_threads_first_space_calls_get_one_space(acl, monkeypatch):
+    """Medium 14, at the unit: the acl-level test above passes on the old code too (its malloc path happened to
+    serialise the first use), so the lazy creation itself is raced here — two spaces made, one dropped."""
+    import threading
+    import time
+
+    from acl_teach.sim.rt import memory
+    real_init = memory.MemorySpace.__init__
+
+    def slow_init(self):
+        time.sleep(0.05)
+        real_init(self)
+    monkeypatch.setattr(memory.MemorySpace, "__init__", slow_init)
+    for _ in range(3):
+        sim_inspect.reset()
+        gate, got = threading.Barrier(2), []
+
+        def first_use():
+            gate.wait(5)
+            got.append(memory.space())
+        threads = [threading.Thread(target=first_use) for _ in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(5)
+        assert len(got) == 2 and got[0] is got[1] is memory.space()
+
+
+@pytest.mark.parametrize("garbage", ["100002", {}, [1, 2], 1.5, float("nan"), True])
+def test_error_explainer_given_the_wrong_type_says_what_it_takes(garbage):
+    """The widgets class (low): ErrorExplainer('x') raised traitlets' TraitError from inside ipywidgets."""
+    pytest.importorskip("ipywidgets")
+    from acl_teach.widgets import ErrorExplainer
+    with pytest.raises(TypeError, match="takes an ACL error code"):
+        ErrorExplainer(garbage)
+    assert "507018" in repr(ErrorExplainer(507018).code.value)
+
+
+def test_a_learner_value_that_raises_base_exception_inside_a_verdict_is_feedback(lab_acl):
+    """Learner code also runs inside a verdict (its returned value's __eq__): a BaseException there escaped
+    @checker, which caught only Exception and SystemExit."""
+    from acl_teach import lab
+
+    class Boom(BaseException):
+        pass
+
+    class Sly(str):
+        def __eq__(self, other):
+            raise Boom("from __eq__")
+        __hash__ = str.__hash__
+
+    def where_am_i():
+        assert lab_acl.rt.set_device(0) == 0
+        soc, mode = lab_acl.get_soc_name(), lab_acl.rt.get_run_mode()[0]
+        assert lab_acl.rt.reset_device(0) == 0
+        return Sly(soc), mode
+    fb = lab.check_where_am_i(where_am_i)
+    assert not fb and "Boom" in fb.message

@@ -16,9 +16,11 @@ def _cfg(tmp_path, body, name="dump.json"):
     return str(path)
 
 
-def _run_tiny(acl, path):
+def _run_tiny(acl, path, before_execute=None):
     model_id, ret = acl.mdl.load_from_file(path)
     assert ret == 0
+    if before_execute:
+        before_execute(model_id)
     ins, outs = acl.mdl.create_dataset(), acl.mdl.create_dataset()
     for arr in (A, B):
         ptr, _ = acl.rt.malloc(arr.nbytes, 0)
@@ -92,3 +94,24 @@ def test_callback_gets_chunks_and_unlisted_models_are_skipped(ready, tiny_models
     assert chunks[0][1:3] == (1, 0)
     assert np.frombuffer(chunks[1][3], np.float32).tolist() == (2 * A).ravel().tolist()     # scaled = 2 * a
     acl.mdl.dump_unreg_callback()
+
+
+def test_a_link_planted_at_a_dump_file_is_not_written_through(ready, tiny_models, tmp_path, monkeypatch):
+    """The dump folder is the user's: a link at a tensor's file name fails that dump, the target stays untouched."""
+    from acl_teach.sim.mdl import dump
+    acl = ready
+    monkeypatch.setattr(dump.time, "strftime", lambda fmt: "20261202000000")
+    out, victim = tmp_path / "out", tmp_path / "victim.txt"
+    victim.write_text("mine")
+    cfg = _cfg(tmp_path, {"dump": {"dump_path": str(out), "dump_list": [{"model_name": "tiny"}]}})
+    assert acl.mdl.init_dump() == 0 and acl.mdl.set_dump(cfg) == 0
+
+    def plant(model_id):
+        where = out / "20261202000000" / "0" / "tiny" / str(model_id) / "0"
+        where.mkdir(parents=True)
+        (where / "output.0.add0_0_sum.npy").symlink_to(victim)
+    _run_tiny(acl, tiny_models["static"], plant)
+    assert victim.read_text() == "mine"
+    written = sorted(p.name for p in out.rglob("*.npy") if not p.is_symlink())
+    assert written == ["output.1.mul0_0_scaled.npy"]                # the other tensor is still dumped
+    assert acl.mdl.finalize_dump() == 0

@@ -164,7 +164,7 @@ def _parse_header(data: bytes, origin: str) -> Tuple[Dict[str, Any], bytes]:
     (size,) = struct.unpack_from("<I", data, len(MAGIC))
     try:
         header = json.loads(data[start:start + size].decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: a header nested too deeply
         raise OpModelError(f"{origin} has a corrupted header") from None
     return header, data[start + size:]
 

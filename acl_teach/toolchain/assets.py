@@ -164,10 +164,8 @@ def probe_onnx() -> str:
                                    helper.make_node("Neg", ["mask"], ["neg_mask"], name="neg")], "probe", ins, outs)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
         model.ir_version = 8
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "wb") as fh:
-            fh.write(model.SerializeToString())
-        os.replace(tmp, path)
+        from .files import replace_with
+        replace_with(path, model.SerializeToString())
     return path
 
 

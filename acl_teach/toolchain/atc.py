@@ -144,6 +144,9 @@ def _parse_shapes(text: str) -> Dict[str, List[int]]:
                            f"name:d1,d2,... with integer dims (-1 for a dynamic dim).") from None
         if not name or any(d < -1 or d == 0 for d in shapes[name]):
             raise AtcError(f"E10002: Value [{part}] for parameter [--input_shape] is invalid.")
+        if any(d > om.MAX_DIM for d in shapes[name]):  # before protobuf (int64) or numpy sees it
+            raise AtcError(f"E10002: Value [{part[:200]}] for parameter [--input_shape] is invalid: each dim is at "
+                           f"most {om.MAX_DIM} (-1 for a dynamic dim).")
     return shapes
 
 
@@ -436,10 +439,8 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
               "recipe": _recipe_for(flags["model"])}
     out_path = flags["output"] if flags["output"].endswith(".om") else flags["output"] + ".om"
     os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
-    tmp = f"{out_path}.{os.getpid()}.tmp"  # per process: two builds of one OM (two kernels) never share a file
-    with open(tmp, "wb") as fh:
-        fh.write(om.dumps(header, onnx_bytes))
-    os.replace(tmp, out_path)
+    from .files import replace_with
+    replace_with(out_path, om.dumps(header, onnx_bytes))  # never through a link planted at its temporary name
     return out_path, header
 
 
@@ -506,7 +507,17 @@ def _work_size(onnx_bytes: bytes, inputs: List[Dict[str, Any]], per_gear: Dict[s
     return (total + 31) // 32 * 32
 
 
+MAX_PROBE_BYTES = 1 << 30  # inputs of the one run per gear that finds the output shapes (the simulator's cap)
+
+
 def _run_values(session, inputs: List[Dict[str, Any]], gear_dims: List[List[int]]) -> list:
+    """The graph's outputs on zeros of ``gear_dims`` (how the emulator finds output shapes), inputs capped first."""
+    need = sum(int(np.prod(d, dtype=object)) * np.dtype(dtypes.numpy_dtype(e["onnx_type"])).itemsize
+               for e, d in zip(inputs, gear_dims))
+    if need > MAX_PROBE_BYTES:
+        raise ValueError(f"its inputs would take {need:,} bytes, over the emulator's {MAX_PROBE_BYTES:,}-byte limit "
+                         f"for the run that finds the output shapes (UNCONFIRMED: a board's ATC does not run the "
+                         f"graph); use smaller shapes or gears")
     feeds = {e["onnx_name"]: np.zeros(d, dtypes.numpy_dtype(e["onnx_type"])) for e, d in zip(inputs, gear_dims)}
     return session.run(None, feeds)
 

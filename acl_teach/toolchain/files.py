@@ -91,3 +91,23 @@ def read_regular(path: str, cap: int, what: str = "file") -> bytes:
 def lexists(path: Optional[str]) -> bool:
     """os.path.lexists, for callers that import this module only."""
     return bool(path) and os.path.lexists(path)
+
+
+def replace_with(path: str, data: bytes) -> None:
+    """Write ``path`` atomically (a reader never sees half a file) through a per-process temporary file that is
+    created, never followed: a link planted at the temporary name is removed (the link, not its target) first."""
+    tmp = f"{path}.{os.getpid()}.tmp"  # per process: two builds of one file (two kernels) never share it
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | NOFOLLOW
+    try:
+        fd = os.open(tmp, flags, 0o644)
+    except FileExistsError:  # a stale temporary file or a planted link: unlink removes the entry itself
+        os.unlink(tmp)
+        fd = os.open(tmp, flags, 0o644)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)  # rename replaces a link at ``path`` itself, never writes through it
+    except BaseException:
+        if os.path.lexists(tmp):
+            os.unlink(tmp)
+        raise

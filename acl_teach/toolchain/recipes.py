@@ -94,10 +94,8 @@ def keep(model_path: str, recipe: Dict[str, Any]) -> None:
                 return
         except RecipeError:
             pass  # a damaged sidecar is replaced
-    tmp = f"{target}.{os.getpid()}.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        json.dump(recipe, fh, indent=1)
-    os.replace(tmp, target)
+    from .files import replace_with
+    replace_with(target, json.dumps(recipe, indent=1).encode("utf-8"))
 
 
 def recipe_for(model_path: str, header: Optional[Dict[str, Any]] = None) -> Optional[Dict[str, Any]]:

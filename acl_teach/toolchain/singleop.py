@@ -24,6 +24,7 @@ import numpy as np
 
 from ..spec import dtypes, opmodel
 from . import oplower
+from .files import replace_with
 from .opdefs import OPS, REQUIRED, OpDef, Port
 
 BYTES_LIMIT = (1 << 63) - 1     # a tensor's byte size must fit int64
@@ -407,10 +408,7 @@ def build(op_list: str, output: str, soc: str, command: str = "", source: str = 
     paths = []
     for name, model in compiled:
         path = os.path.join(output, name)
-        tmp = f"{path}.{os.getpid()}.tmp"  # per process: concurrent builds of one op model never share a file
-        with open(tmp, "wb") as fh:
-            fh.write(opmodel.dumps(model))
-        os.replace(tmp, path)
+        replace_with(path, opmodel.dumps(model))  # per process temporary, never written through a link
         paths.append(path)
     return paths
 

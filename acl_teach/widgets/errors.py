@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import html
+import numbers
 
 import ipywidgets as w
 
@@ -36,8 +37,11 @@ class ErrorExplainer(FullText, w.VBox):
     """An aclError code in, the explanation out; any other number gets a reason, never an exception."""
 
     def __init__(self, code: int = 100002) -> None:
+        if isinstance(code, bool) or not isinstance(code, numbers.Integral):  # not traitlets' TraitError
+            raise TypeError(f"ErrorExplainer takes an ACL error code (an int such as 100002 or a ret), "
+                            f"not {type(code).__name__}")
         self.failure = None
-        self.code = w.IntText(value=code, description="code")
+        self.code = w.IntText(value=int(code), description="code")
         self.pick = w.Dropdown(options=[(f"{c} {errors.name_of(c)}", c) for c in COMMON], value=None,
                                description="common")
         self.out = w.HTML()

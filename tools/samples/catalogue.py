@@ -61,6 +61,8 @@ class Sample:
     check: Optional[Callable] = None
     notes: str = ""
     timeout: float = 0.0  # seconds, when less than the runner's --timeout (a sample that loops on errors)
+    commit: str = ""  # the checkout's commit the sample's folder is taken from, when HEAD's copy is broken upstream
+    numpy: str = ""  # a NumPy release line (e.g. "1.23") when the sample needs an older one: run in .venv/samples-np123
 
 
 RESNET50_ATC = ("atc --model=caffe_model/resnet50.prototxt --weight=caffe_model/resnet50.caffemodel --framework=0 "
@@ -152,6 +154,22 @@ DET = f"{L2}/2_object_detection"
 YOLOV3_NOTE = ("Caffe YOLOv3 whose prototxt ends in ATC's YoloV3DetectionOutput: data [1,3,416,416] (static AIPP from "
                "aipp_nv12.cfg, downloaded, unpublished: ours is YUV420SP_U8 416x416) + img_info fp32 [1,4] in; box_out "
                "fp32 [1,6144] + box_out_num int32 [1,8] out. The substitute finds no box (box_out_num 0). ")
+
+
+HAND = "python/contrib/hand_detection_Gitee"
+HAND_BOX = (128, 120, 384, 360)  # models.HAND_BOXES[0] on the 640x480 hand.jpg, as the code scales it (x1, y1, x2, y2)
+HAND_LOW = (448, 48, 576, 144)  # models.HAND_BOXES[1]: scores 0.3, under the code's 0.6 threshold
+MOT = "python/contrib/object_tracking_video"
+MOT_COMMIT = "5e060ddf8c502cf0e248ecbe1c8986e95351cbbd"  # the last before b11558c1 (2022-03-09) broke two imports
+MOT_FRAMES = 10
+MOT_BOX = (821, 259, 1105, 827)  # models.fairmot's box (grid column 136.5 -/+ 20, row 76.5 -/+ 40) on the code's 1920x1080
+# frame: the letterbox (1081x608 in 1088x608) undone, 1932.6 / 272 = 7.105 pixels a cell around (960, 540)
+MOT_PICTURE_BOX = (466, 146, 626, 466)  # the same box on a 1088x608 picture: 4 pixels a cell
+MOT_ATC = ("atc --input_shape=\"input.1:1,3,608,1088\" --check_report=./network_analysis.report --input_format=NCHW "
+           "--output=model/mot_v2 --soc_version=Ascend310 --framework=5 --model=model/mot_v2.onnx")
+MOT_TRACK_1 = (111, 51, 87)  # visualization.get_color(1), BGR: the first track's id is 1
+NP123_NOTE = ("Calls np.int / np.float (removed in NumPy 1.24): runs in .venv/samples-np123 (numpy 1.23.5, the rest "
+              "of tools/samples/requirements.txt as for the other samples; the runner makes it). ")
 
 
 def _top1(expected, image_re: str):
@@ -871,4 +889,45 @@ SAMPLES: Tuple[Sample, ...] = (
                  "its own NMS). The code sends its normalised picture as float64 (2457600 bytes for a 1228800-byte "
                  "fp32 input): acllite warns, the model reads the first half, as on a board. Needs easydict "
                  "(config.py), which the README does not list."),
+    Sample("hand_detection_Gitee", HAND, "python3 hand_detection.py", cwd="src", acllite=True, needs=("cv2",),
+           numpy="1.23",
+           models=(Model("model/Hand_detection.om", models.hand_ssd,
+                         "atc --model=model/Hand_detection.pb --framework=3 --output=model/Hand_detection "
+                         "--soc_version=Ascend310 --input_shape=\"image_tensor:1,300,300,3\" --input_format=NHWC "
+                         "--output_type=FP32", cwd="."),),
+           files=(File("data/hand.jpg", data.photo("chelsea.png", (640, 480))),),
+           check=checks.all_of(checks.printed(r"^detected bbox num: 1$", "detected bbox num"),
+                               checks.box_drawn("output/output.jpg", HAND_BOX, (0, 255, 0), absent=(HAND_LOW,))),
+           notes=NP123_NOTE + "TF SSD-MobileNet with its post-processing: image_tensor uint8 NHWC [1,300,300,3] (RGB) "
+                 "-> num_detections [1], detection_classes, detection_scores [1,10], detection_boxes [1,10,4] "
+                 "(ymin, xmin, ymax, xmax in [0, 1]), FP32, in that order (the README). The substitute is a constant "
+                 "(models.hand_ssd): two detections, one scoring 0.9 (drawn green on output/output.jpg) and one 0.3 "
+                 "(under the code's 0.6: not drawn). hand.jpg: our cat photo."),
+    Sample("object_tracking_video", MOT, "python3 main.py --conf_thres 0.35 --input_video ../data/london.mp4",
+           cwd="src", acllite=True, needs=("cv2", "scipy", "lap", "cython_bbox"), numpy="1.23", commit=MOT_COMMIT,
+           models=(Model("model/mot_v2.om", models.fairmot, MOT_ATC, cwd="."),),
+           files=(File("data/london.mp4", data.mp4("rocket.jpg", (1280, 720), MOT_FRAMES)),),
+           expect=("Results will be saved at ../outputs/london",),
+           check=checks.box_in_frames("outputs/london", MOT_FRAMES, MOT_BOX, MOT_TRACK_1),
+           notes=NP123_NOTE + "scripts/run_demo.sh's command (src/test.py, the README's single-picture run, imports "
+                 "`loader` from utils/dataloader.py, which has none: an ImportError before any pyACL call, whatever "
+                 "the NumPy). FairMOT (DLA-34 v0 ONNX): input.1 [1,3,608,1088] letterboxed RGB / 255 -> id_feature "
+                 "[152,272,128], reg [152,272,2], wh [152,272,4], hm [152,272] (the order the code unpacks, the shapes "
+                 "its decoder's 2-D heatmap mask needs; names ours). The substitute is a constant (models.fairmot): one "
+                 "heatmap peak of 0.9 (over --conf_thres 0.35) with the same id feature every frame, so frame 1 starts "
+                 "track 1 and every later frame matches it (embedding, Kalman filter, lap): each of the frames "
+                 "outputs/london/NNNNN.jpg has track 1's box in its colour at MOT_BOX. london.mp4: our rocket photo "
+                 "panned (OpenCV's mp4v; the code resizes each frame to 1920x1080)."),
+    Sample("object_tracking_video+picture", MOT, "python3 test.py --test_img ../data/test.jpg --verify_img "
+           "../data/verify.jpg", cwd="src", acllite=True, needs=("cv2", "scipy", "lap", "cython_bbox"), numpy="1.23",
+           commit=MOT_COMMIT, models=(Model("model/mot_v2.om", models.fairmot, MOT_ATC, cwd="."),),
+           files=(File("data/test.jpg", data.photo("rocket.jpg", (1088, 608))),
+                  File("data/verify.jpg", data.photo("rocket.jpg", (1088, 608)))),
+           expect=("Similarity Test Pass!",),
+           check=checks.box_drawn("data/test_output.jpg", MOT_PICTURE_BOX, MOT_TRACK_1),
+           notes=NP123_NOTE + "The README's single-picture run, at the same commit: one frame through the same "
+                 "substitute; test.jpg is our rocket photo at 1088x608 (the letterbox is the identity, 4 pixels a "
+                 "cell). verify.jpg (downloaded: the real model's expected output) is that photo too, so the sample's "
+                 "own test (a histogram distance <= 420 from the result) only says the picture was not ruined; the box "
+                 "check is ours."),
 )

@@ -116,3 +116,62 @@ def video_frames(path: str, codec: str, count: int) -> Check:
             frames = video.decode_nv12([fh.read()], codec)
         return len(frames) == count, f"{path}: {len(frames)} {codec} frames decoded (want {count})"
     return check
+
+
+def _edge_pixels(img: np.ndarray, box: Tuple[int, int, int, int]) -> np.ndarray:
+    """The BGR pixels on the 1-pixel outline of box (x1, y1, x2, y2), corners left out (text may sit there)."""
+    x1, y1, x2, y2 = box
+    inner_x, inner_y = slice(x1 + 8, x2 - 8), slice(y1 + 8, y2 - 8)
+    return np.concatenate([img[y1, inner_x], img[y2, inner_x], img[inner_y, x1], img[inner_y, x2]])
+
+
+def _distance(img: np.ndarray, box: Tuple[int, int, int, int], bgr) -> float:
+    """How far the outline's median pixel is from ``bgr`` (the best of the box shifted by -1, 0, +1 pixel: cv2
+    truncates float corners)."""
+    return min(float(np.linalg.norm(np.median(_edge_pixels(img, tuple(v + d for v in box)), axis=0) - bgr))
+               for d in (-1, 0, 1))
+
+
+def box_drawn(path: str, box: Tuple[int, int, int, int], bgr: Tuple[int, int, int],
+              absent: Iterable[Tuple[int, int, int, int]] = (), tolerance: float = 40.0) -> Check:
+    """The result picture (relative to the sample dir) has a ``bgr`` outline on ``box`` (x1, y1, x2, y2 in its
+    pixels): the median edge pixel within ``tolerance`` of the colour (JPEG blurs a 2-pixel line) and at least 25
+    nearer than on the outline 6 pixels inside (the picture itself, which might be near the colour); no such outline
+    on the ``absent`` boxes. What the sample's drawing code makes of the substitute's detections."""
+    def check(output: str, sample_dir: str) -> Tuple[bool, str]:
+        from PIL import Image
+        full = os.path.join(sample_dir, path)
+        if not os.path.isfile(full):
+            return False, f"missing result picture {path}"
+        with Image.open(full) as picture:
+            img = np.asarray(picture.convert("RGB"))[:, :, ::-1].astype(np.float64)  # BGR, as the samples draw
+        off = [_distance(img, b, bgr) for b in (box, *absent)]
+        inside = _distance(img, (box[0] + 6, box[1] + 6, box[2] - 6, box[3] - 6), bgr)
+        drawn = [d <= tolerance for d in off]
+        ok = drawn[0] and off[0] + 25 <= inside and not any(drawn[1:])
+        seen = f"{path}: box {box} in {bgr} (median edge {off[0]:.0f} away, {inside:.0f} inside)"
+        return ok, seen + "".join(f"; {b} {'also drawn' if d else 'not drawn'} ({o:.0f})"
+                                  for b, d, o in zip(absent, drawn[1:], off[1:]))
+    return check
+
+
+def printed(pattern: str, what: str) -> Check:
+    """The output matches ``pattern`` (a line the sample prints from the substitute's result)."""
+    def check(output: str, sample_dir: str) -> Tuple[bool, str]:
+        m = re.search(pattern, output, re.M)
+        return bool(m), m.group(0).strip() if m else f"{what} not printed"
+    return check
+
+
+def box_in_frames(folder: str, count: int, box: Tuple[int, int, int, int], bgr: Tuple[int, int, int]) -> Check:
+    """``count`` result pictures in ``folder`` (relative to the sample dir), each with box_drawn's outline."""
+    def check(output: str, sample_dir: str) -> Tuple[bool, str]:
+        full = os.path.join(sample_dir, folder)
+        names = sorted(n for n in os.listdir(full) if n.endswith(".jpg")) if os.path.isdir(full) else []
+        if len(names) != count:
+            return False, f"{len(names)} pictures in {folder}, expected {count}"
+        results = [box_drawn(os.path.join(folder, n), box, bgr)(output, sample_dir) for n in names]
+        bad = [n for n, (ok, _) in zip(names, results) if not ok]
+        return (not bad), (f"{count} frames in {folder}, each with box {box} in {bgr}" if not bad
+                           else f"no box in {bad[:3]}: {results[names.index(bad[0])][1]}")
+    return check

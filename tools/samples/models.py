@@ -427,3 +427,61 @@ def edvr_substitute() -> onnx.ModelProto:
     inits = [_const("middle", np.array(2, np.int64)), _const("scales", np.array([1, 1, 4, 4], np.float32)),
              _const("k255", np.float32(255.0)), _const("lo", np.float32(0.0)), _const("hi", np.float32(255.0))]
     return _model("edvr", nodes, [("L_input", [1, 5, 180, 320, 3])], [("SR_output", [1, 720, 1280, 3])], inits)
+
+
+def _constant_outputs(input_name: str, outputs: List[Tuple[str, np.ndarray, List[int]]]):
+    """(nodes, initializers) giving each output its value broadcast to its shape plus 0 x the input's mean (the
+    graph consumes its input)."""
+    nodes = [helper.make_node("Cast", [input_name], ["as_float"], to=FLOAT),
+             helper.make_node("ReduceMean", ["as_float"], ["level"], keepdims=0),
+             helper.make_node("Mul", ["level", "zero"], ["none"])]
+    inits = [_const("zero", np.float32(0.0))]
+    for name, value, shape in outputs:
+        nodes += [helper.make_node("Expand", [f"{name}__value", f"{name}__shape"], [f"{name}__full"]),
+                  helper.make_node("Add", [f"{name}__full", "none"], [name], name=name)]
+        inits += [_const(f"{name}__value", np.asarray(value, np.float32)), _const(f"{name}__shape", np.int64(shape))]
+    return nodes, inits
+
+
+HAND_BOXES = np.array([[0.25, 0.20, 0.75, 0.60], [0.10, 0.70, 0.30, 0.90]], np.float32)  # ymin, xmin, ymax, xmax
+HAND_SCORES = (0.9, 0.3)  # the sample draws boxes scoring at least 0.6: the first only
+
+
+def hand_ssd(detections: int = 10) -> onnx.ModelProto:
+    """TF SSD-MobileNet hand detector with its post-processing (README: image_tensor uint8 NHWC [1,300,300,3];
+    num_detections [1], detection_classes / detection_scores [1,10], detection_boxes [1,10,4], FP32 by
+    --output_type). The substitute is a constant: 2 detections, HAND_BOXES scoring HAND_SCORES, the rest zero."""
+    scores = np.zeros((1, detections), np.float32)
+    scores[0, :len(HAND_SCORES)] = HAND_SCORES
+    boxes = np.zeros((1, detections, 4), np.float32)
+    boxes[0, :len(HAND_BOXES)] = HAND_BOXES
+    outputs = [("num_detections", [len(HAND_BOXES)], [1]), ("detection_classes", [1.0], [1, detections]),
+               ("detection_scores", scores, [1, detections]), ("detection_boxes", boxes, [1, detections, 4])]
+    nodes, inits = _constant_outputs("image_tensor", outputs)
+    graph = helper.make_graph(nodes, "hand_ssd",
+                              [helper.make_tensor_value_info("image_tensor", TensorProto.UINT8, [1, 300, 300, 3])],
+                              [helper.make_tensor_value_info(n, FLOAT, s) for n, _, s in outputs], inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", OPSET)], producer_name="acl-teach samples")
+    model.ir_version = min(model.ir_version, 8)
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+MOT_GRID = (152, 272)  # FairMOT's output grid: the 608x1088 input / down_ratio 4
+MOT_PEAK = (76, 136)  # (row, column) of the one heatmap cell above the sample's 0.35 threshold
+MOT_REG = (0.5, 0.5)  # the centre's sub-cell offset (x, y)
+MOT_WH = (20.0, 40.0, 20.0, 40.0)  # left, top, right, bottom distances from the centre, in grid cells
+
+
+def fairmot(features: int = 128) -> onnx.ModelProto:
+    """FairMOT (DLA-34 v0, ONNX input.1 [1,3,608,1088] RGB / 255). Outputs in the order the code unpacks them
+    (id_feature, reg, wh, hm), shaped as its decoder indexes them with a 2-D heatmap mask: [152,272,128],
+    [152,272,2], [152,272,4], [152,272] (names are not published: ours). The substitute is a constant: one heatmap
+    peak of 0.9 at MOT_PEAK with offset MOT_REG and box MOT_WH, the same unit id feature everywhere."""
+    h, w = MOT_GRID
+    hm = np.zeros((h, w), np.float32)
+    hm[MOT_PEAK] = 0.9
+    outputs = [("id_feature", [1 / np.sqrt(features)], [h, w, features]), ("reg", MOT_REG, [h, w, 2]),
+               ("wh", MOT_WH, [h, w, 4]), ("hm", hm, [h, w])]
+    nodes, inits = _constant_outputs("input.1", outputs)
+    return _model("fairmot", nodes, [("input.1", [1, 3, 608, 1088])], [(n, s) for n, _, s in outputs], inits)

@@ -42,12 +42,63 @@ class Result:
     runner_error: bool = False
 
 
+REQUIREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "requirements.txt")
+
+
+def side_venv(numpy: str) -> str:
+    """The venv beside this one for a NumPy release line: .venv/samples-np123 for "1.23"."""
+    return f"{sys.prefix}-np{numpy.replace('.', '')}"
+
+
+def python_for(sample: Sample) -> str:
+    """The interpreter the sample runs in: this one, or its NumPy line's venv (made by ensure_side_venv)."""
+    return os.path.join(side_venv(sample.numpy), "bin", "python") if sample.numpy else sys.executable
+
+
+def ensure_side_venv(numpy: str) -> str:
+    """Make the venv for ``numpy`` (requirements.txt with numpy~=X.0) unless its stamp matches; a line to print."""
+    where = side_venv(numpy)
+    with open(REQUIREMENTS, encoding="utf-8") as fh:
+        stamp = f"numpy~={numpy}.0\n" + fh.read()
+    marker = os.path.join(where, ".installed")
+    if os.path.isfile(marker) and open(marker, encoding="utf-8").read() == stamp:
+        return f"samples needing NumPy {numpy} run in {where}"
+    print(f"making {where} (tools/samples/requirements.txt with numpy~={numpy}.0) ...", flush=True)
+    base = getattr(sys, "_base_executable", sys.executable)
+    steps = ([base, "-m", "venv", "--clear", where],
+             [os.path.join(where, "bin", "python"), "-m", "pip", "install", "-q", "-r", REQUIREMENTS,
+              f"numpy~={numpy}.0"])
+    for step in steps:
+        proc = subprocess.run(step, capture_output=True, text=True)
+        if proc.returncode:
+            usage_error(f"could not make {where}: {shlex.join(step)}: {tail_of(proc.stderr or proc.stdout)}")
+    with open(marker, "w", encoding="utf-8") as fh:
+        fh.write(stamp)
+    return f"made {where} for the samples needing NumPy {numpy}"
+
+
+def tail_of(text: str) -> str:
+    """The last non-empty line of a tool's output."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    return lines[-1] if lines else "(no output)"
+
+
+def missing_modules(python: str, modules) -> List[str]:
+    """The modules ``python`` cannot find (asked in-process for this interpreter, else in a child)."""
+    import importlib.util
+    if python == sys.executable:
+        return [m for m in modules if importlib.util.find_spec(m) is None]
+    probe = "import importlib.util, sys; print(' '.join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))"
+    out = subprocess.run([python, "-c", probe, *modules], capture_output=True, text=True).stdout
+    return out.split()
+
+
 def command(sample: Sample) -> List[str]:
-    """The README command with its `python3…` replaced by this interpreter running the simulator."""
+    """The README command with its `python3…` replaced by the sample's interpreter running the simulator."""
     words = shlex.split(sample.run)
     if not re.fullmatch(r"python(3(\.\d+)?)?", words[0]):
         raise ValueError(f"{sample.name}: the command must start with python3: {sample.run!r}")
-    return [sys.executable, "-m", "acl_teach.sim", *sample.sim_options, *words[1:]]
+    return [python_for(sample), "-m", "acl_teach.sim", *sample.sim_options, *words[1:]]
 
 
 def environment(sample: Sample, root: str) -> dict:
@@ -74,12 +125,13 @@ def _execute(sample: Sample, cwd: str, env: dict, timeout: float):
 
 def run_one(sample: Sample, checkout: str, work: str, timeout: float) -> Result:
     """Stage, prepare, run and judge one sample; a failed preparation is the sample's FAIL."""
-    import importlib.util
     start = time.monotonic()
-    missing = [m for m in sample.needs if importlib.util.find_spec(m) is None]
+    python = python_for(sample)
+    missing = missing_modules(python, sample.needs)
     if missing:
         return Result(sample, False, f"the sample imports {', '.join(missing)}, which is not installed in "
-                      f"{sys.prefix} (make samples installs tools/samples/requirements.txt)")
+                      f"{os.path.dirname(os.path.dirname(python))} (make samples installs "
+                      f"tools/samples/requirements.txt)")
     absent = [p for p in sample.programs if shutil.which(p) is None]
     if absent:
         return Result(sample, False, f"the sample runs the program(s) {', '.join(absent)}, not found on PATH "
@@ -88,7 +140,7 @@ def run_one(sample: Sample, checkout: str, work: str, timeout: float) -> Result:
     log: List[str] = []
     try:
         sample_dir = stage.stage(sample, checkout, root)
-        stage.prepare(sample, sample_dir, os.path.join(root, "substitutes"), timeout, log)
+        stage.prepare(sample, sample_dir, os.path.join(root, "substitutes"), timeout, log, python)
     except stage.PrepareError as exc:
         return Result(sample, False, f"prepare: {exc}", time.monotonic() - start)
     cwd = os.path.join(sample_dir, sample.cwd)
@@ -151,7 +203,7 @@ def main(argv: Optional[List[str]] = None) -> int:
     parser.add_argument("--list", action="store_true", help="list the catalogue and exit")
     opts = parser.parse_args(argv)
     if opts.list:
-        print("\n".join(f"{s.name:<48} {s.path}" for s in SAMPLES))
+        print("\n".join(f"{s.name:<48} {s.path}" + (f"  (NumPy {s.numpy})" if s.numpy else "") for s in SAMPLES))
         return 0
     if not opts.checkout:
         parser.error("give the path of an Ascend/samples checkout")
@@ -159,6 +211,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not checkout:
         usage_error(f"{opts.checkout} is not an Ascend/samples checkout (no {stage.COMMON}/ in it)")
     chosen = select(opts.names)
+    for numpy in sorted({s.numpy for s in chosen if s.numpy}):
+        print(ensure_side_venv(numpy), flush=True)
     scratch = None if opts.work else tempfile.TemporaryDirectory(prefix="acl-teach-samples-")
     work = os.path.abspath(opts.work) if opts.work else scratch.name
     print(f"{under_test.prepare(os.path.join(work, '.acl-teach'), opts.commit)}; samples from {checkout}", flush=True)

@@ -40,9 +40,9 @@ def resolve_checkout(path: str) -> Optional[str]:
     return None
 
 
-def _export(git_dir: str, folder: str, dest: str) -> None:
-    """Write HEAD:folder/** under dest/folder, skipping blobs a partial mirror lacks."""
-    listing = subprocess.run(["git", f"--git-dir={git_dir}", "ls-tree", "-r", "-z", "HEAD", "--", folder],
+def _export(git_dir: str, folder: str, dest: str, ref: str = "HEAD") -> None:
+    """Write ref:folder/** under dest/folder, skipping blobs a partial mirror lacks."""
+    listing = subprocess.run(["git", f"--git-dir={git_dir}", "ls-tree", "-r", "-z", ref, "--", folder],
                              capture_output=True, check=True).stdout.decode()
     for entry in filter(None, listing.split("\0")):
         meta, path = entry.split("\t", 1)
@@ -58,10 +58,26 @@ def _export(git_dir: str, folder: str, dest: str) -> None:
             fh.write(blob.stdout)
 
 
-def copy_folder(checkout: str, folder: str, work: str) -> None:
-    """checkout/folder -> work/folder (from the files, or exported from a bare repository)."""
-    target = os.path.join(work, folder)
+def _git_dir(checkout: str) -> Optional[str]:
+    """The checkout's git directory (itself when bare), or None when it is not a git checkout."""
     if is_bare_git(checkout):
+        return checkout
+    inner = os.path.join(checkout, ".git")
+    return inner if os.path.exists(inner) else None
+
+
+def copy_folder(checkout: str, folder: str, work: str, ref: str = "") -> None:
+    """checkout/folder -> work/folder (from the files, or exported from git: a bare repository's HEAD, or ``ref``)."""
+    target = os.path.join(work, folder)
+    git_dir = _git_dir(checkout)
+    if ref and not git_dir:
+        raise PrepareError(f"the entry is taken from commit {ref}: {checkout} is not a git checkout")
+    if ref:
+        try:
+            _export(git_dir, folder, work, ref)
+        except subprocess.CalledProcessError:
+            raise PrepareError(f"commit {ref} is not in {checkout} (fetch the full history)") from None
+    elif is_bare_git(checkout):
         _export(checkout, folder, work)
     elif os.path.isdir(os.path.join(checkout, folder)):
         shutil.copytree(os.path.join(checkout, folder), target, symlinks=True)
@@ -70,22 +86,25 @@ def copy_folder(checkout: str, folder: str, work: str) -> None:
 
 
 def stage(sample: Sample, checkout: str, root: str) -> str:
-    """Copy the sample (and python/common for acllite samples) under a fresh ``root``; the staged sample dir."""
+    """Copy the sample (at its commit, when the entry names one) and python/common for acllite samples (from HEAD
+    or the files, as for every entry) under a fresh ``root``; the staged sample dir."""
     if os.path.lexists(root):
         shutil.rmtree(root)
-    copy_folder(checkout, sample.path, root)
+    copy_folder(checkout, sample.path, root, sample.commit)
     if sample.acllite:
         copy_folder(checkout, COMMON if sample.acllite_dir.startswith(COMMON) else sample.acllite_dir, root)
     return os.path.join(root, sample.path)
 
 
-def prepare(sample: Sample, sample_dir: str, scratch: str, timeout: float, log: List[str]) -> None:
-    """Write the input files, build substitute ONNX graphs, run the translated atc commands."""
+def prepare(sample: Sample, sample_dir: str, scratch: str, timeout: float, log: List[str],
+            python: str = sys.executable) -> None:
+    """Write the input files, build substitute ONNX graphs, run the translated atc commands (setup scripts in
+    ``python``, the sample's interpreter)."""
     for item in sample.files:
         item.make(os.path.join(sample_dir, item.path))
         log.append(f"made {item.path}")
     for command, cwd in sample.setup:
-        _setup(command, os.path.join(sample_dir, cwd), timeout, log)
+        _setup(command, os.path.join(sample_dir, cwd), timeout, log, python)
     for model in sample.models:
         os.makedirs(scratch, exist_ok=True)
         onnx_path = os.path.join(scratch, os.path.splitext(os.path.basename(model.om))[0] + ".onnx")
@@ -100,14 +119,14 @@ def prepare(sample: Sample, sample_dir: str, scratch: str, timeout: float, log: 
         _atc(argv, os.path.join(sample_dir, ops.cwd), timeout, log, [])
 
 
-def _setup(command: str, cwd: str, timeout: float, log: List[str]) -> None:
+def _setup(command: str, cwd: str, timeout: float, log: List[str], python: str) -> None:
     """A README step before conversion (``python3 script.py``, e.g. building a post-processing ONNX), run as is."""
     words = shlex.split(command)
     if not words or not re.fullmatch(r"python(3(\.\d+)?)?", words[0]):
         raise PrepareError(f"setup command must start with python3: {command!r}")
     log.append(f"(cd {cwd} && {command})")
     try:
-        proc = subprocess.run([sys.executable, *words[1:]], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run([python, *words[1:]], cwd=cwd, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise PrepareError(f"{command} did not finish in {timeout:.0f} s") from None
     log.append((proc.stdout + proc.stderr).strip())

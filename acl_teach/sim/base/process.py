@@ -51,8 +51,8 @@ def init(api, config_path=None):
             try:
                 with open(config_path, encoding="utf-8") as fh:
                     cfg = json.load(fh)
-            except (OSError, ValueError) as exc:
-                return fail(100006, api, f"config file {config_path!r} is not valid JSON ({exc}).")
+            except (OSError, ValueError, RecursionError) as exc:  # RecursionError: nested deeper than json reads
+                return fail(100006, api, f"config file {config_path!r} is not valid JSON ({str(exc)[:200]}).")
             if isinstance(cfg, dict) and "profiler" in cfg:
                 ret = start_from_config(api, cfg["profiler"])
                 if ret:

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import time
 from typing import Any, Dict, List, Optional
 
@@ -77,6 +78,23 @@ def _config_problem(cfg: Any, callback: bool) -> Optional[str]:
     return None
 
 
+MAX_CONFIG_BYTES = 1 << 20  # a dump config is a few lines; the simulator's cap (UNCONFIRMED for ACL)
+
+
+def _read_config(path: str) -> bytes:
+    """The config's bytes, read only from a regular file and at most MAX_CONFIG_BYTES (a FIFO or /dev/zero: OSError)."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO cannot block the open
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise OSError("not a regular file (a pipe, a device or a directory): give the .json file itself")
+        if info.st_size > MAX_CONFIG_BYTES:
+            raise OSError(f"{info.st_size:,} bytes, more than the {MAX_CONFIG_BYTES:,}-byte limit for a dump config")
+        return os.read(fd, MAX_CONFIG_BYTES + 1)[:MAX_CONFIG_BYTES]
+    finally:
+        os.close(fd)
+
+
 @binding("acl.mdl.set_dump", "|s", needs=INIT)
 def set_dump(api, dump_cfg_path=None):
     """Read a dump config (JSON) that applies to models loaded from now on."""
@@ -86,16 +104,16 @@ def set_dump(api, dump_cfg_path=None):
     if dump_cfg_path is None:
         return fail(100000, api, "no config path given; pass the path of a dump config .json file.")
     try:
-        with open(dump_cfg_path, "rb") as fh:
-            raw = fh.read()
+        raw = _read_config(dump_cfg_path)
     except OSError as exc:
-        return fail(100003, api, f"config file {dump_cfg_path!r} cannot be opened for reading ({exc.strerror}).")
+        return fail(100003, api, f"config file {dump_cfg_path!r} cannot be opened for reading "
+                    f"({exc.strerror or exc}).")
     if not raw:
         return 0
     try:
         cfg = json.loads(raw.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError) as exc:
-        return fail(INVALID_DUMP_CONFIG, api, f"{dump_cfg_path!r} is not valid JSON ({exc}).")
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:  # RecursionError: nested too deeply
+        return fail(INVALID_DUMP_CONFIG, api, f"{dump_cfg_path!r} is not valid JSON ({str(exc)[:200]}).")
     why = _config_problem(cfg, d["callback"] is not None)
     if why:
         return fail(INVALID_DUMP_CONFIG, api, f"{dump_cfg_path!r}: {why}.")
@@ -177,7 +195,9 @@ def _emit(d: Dict[str, Any], cfg: Dict[str, Any], file_name: str, value: np.ndar
     if callback is None:
         path = os.path.join(cfg["dump_path"], file_name)
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        np.save(path, value)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(fd, "wb") as fh:  # never through a link planted at the file's name (ELOOP → a failed dump)
+            np.save(fh, value)
         return
     raw = np.frombuffer(np.ascontiguousarray(value).tobytes(), np.uint8).copy()
     addr = space().register_user(raw, raw.ctypes.data, raw.size, "numpy")

@@ -1,0 +1,124 @@
+"""tools/samples: the per-entry NumPy venv, taking a sample from a commit, the constant substitutes and the box check."""
+import importlib
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.join(ROOT, "tools", "samples")
+
+
+@pytest.fixture(scope="module")
+def tools():
+    """The runner's modules, imported from tools/samples and dropped afterwards (names like `data` are generic)."""
+    sys.path.insert(0, HERE)
+    before = set(sys.modules)
+    try:
+        yield {name: importlib.import_module(name) for name in ("run", "stage", "checks", "models", "catalogue")}
+    finally:
+        sys.path.remove(HERE)
+        for name in set(sys.modules) - before:
+            if os.path.dirname(getattr(sys.modules[name], "__file__", None) or "") == HERE:
+                del sys.modules[name]
+
+
+def _git(repo, *args):
+    return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_a_numpy_entry_runs_in_the_side_venv_and_the_others_here(tools):
+    run, catalogue = tools["run"], tools["catalogue"]
+    pinned = next(s for s in catalogue.SAMPLES if s.name == "hand_detection_Gitee")
+    plain = next(s for s in catalogue.SAMPLES if s.name == "resnet50_imagenet_classification")
+    assert run.side_venv("1.23") == sys.prefix + "-np123"
+    assert run.command(pinned)[0] == os.path.join(sys.prefix + "-np123", "bin", "python")
+    assert run.command(plain)[:3] == [sys.executable, "-m", "acl_teach.sim"]
+    assert {s.name for s in catalogue.SAMPLES if s.numpy} == {
+        "hand_detection_Gitee", "object_tracking_video", "object_tracking_video+picture"}
+
+
+def test_missing_modules_asks_the_other_interpreter(tools):
+    run = tools["run"]
+    assert run.missing_modules(sys.executable, ["os", "no_such_module_xyz"]) == ["no_such_module_xyz"]
+    other = os.path.realpath(sys.executable)  # the venv's interpreter by another name: asked in a child process
+    if other == sys.executable:
+        pytest.skip("sys.executable is not a symlink")
+    assert run.missing_modules(other, ["json", "numpy_not_here_xyz"]) == ["numpy_not_here_xyz"]
+
+
+def test_an_entry_is_taken_from_its_commit_in_a_bare_mirror_or_a_checkout(tools, tmp_path):
+    stage = tools["stage"]
+    repo = tmp_path / "repo"
+    (repo / "python" / "s").mkdir(parents=True)
+    _git(tmp_path, "init", "-q", str(repo))
+    (repo / "python" / "s" / "a.py").write_text("old\n")
+    _git(repo, "add", ".")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one")
+    first = _git(repo, "rev-parse", "HEAD")
+    (repo / "python" / "s" / "a.py").write_text("new\n")
+    _git(repo, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qam", "two")
+    _git(tmp_path, "clone", "-q", "--bare", str(repo), str(tmp_path / "bare.git"))
+    for checkout, ref, want in ((repo, first, "old\n"), (repo, "", "new\n"),
+                                (tmp_path / "bare.git", first, "old\n"), (tmp_path / "bare.git", "", "new\n")):
+        work = tmp_path / f"w{len(list(tmp_path.iterdir()))}"
+        stage.copy_folder(str(checkout), "python/s", str(work), ref)
+        assert (work / "python" / "s" / "a.py").read_text() == want, (checkout, ref)
+    with pytest.raises(stage.PrepareError, match="is not in"):
+        stage.copy_folder(str(repo), "python/s", str(tmp_path / "wx"), "0" * 40)
+    plain = tmp_path / "plain"
+    (plain / "python" / "s").mkdir(parents=True)
+    with pytest.raises(stage.PrepareError, match="not a git checkout"):
+        stage.copy_folder(str(plain), "python/s", str(tmp_path / "wy"), first)
+
+
+def _run(model, feeds):
+    import onnxruntime as ort
+    sess = ort.InferenceSession(model.SerializeToString(), providers=["CPUExecutionProvider"])
+    return {o.name: v for o, v in zip(sess.get_outputs(), sess.run(None, feeds))}
+
+
+def test_the_hand_substitute_gives_two_boxes_one_over_the_samples_threshold(tools):
+    models = tools["models"]
+    out = _run(models.hand_ssd(), {"image_tensor": np.full((1, 300, 300, 3), 200, np.uint8)})
+    assert list(out) == ["num_detections", "detection_classes", "detection_scores", "detection_boxes"]
+    assert out["num_detections"].tolist() == [2.0]
+    assert out["detection_scores"].shape == (1, 10) and out["detection_boxes"].shape == (1, 10, 4)
+    assert [s >= 0.6 for s in out["detection_scores"][0, :2]] == [True, False]
+    np.testing.assert_array_equal(out["detection_boxes"][0, :2], models.HAND_BOXES)
+
+
+def test_the_fairmot_substitute_has_one_peak_where_the_catalogue_expects_its_box(tools):
+    models, catalogue = tools["models"], tools["catalogue"]
+    out = _run(models.fairmot(), {"input.1": np.zeros((1, 3, 608, 1088), np.float32)})
+    assert list(out) == ["id_feature", "reg", "wh", "hm"]
+    assert [v.shape for v in out.values()] == [(152, 272, 128), (152, 272, 2), (152, 272, 4), (152, 272)]
+    ys, xs = np.nonzero(out["hm"] > 0.35)
+    assert (ys.tolist(), xs.tolist()) == ([76], [136])
+    cx, cy = xs[0] + out["reg"][76, 136, 0], ys[0] + out["reg"][76, 136, 1]
+    left, top, right, bottom = out["wh"][76, 136]
+    grid_box = np.array([cx - left, cy - top, cx + right, cy + bottom])
+    assert tuple(int(v) for v in grid_box * 4) == catalogue.MOT_PICTURE_BOX  # 1088x608 picture: 4 pixels a cell
+    scale = max(1088 / 608 * 1080, 1920) / 272  # the code's affine for a 1920x1080 frame, around its centre
+    frame_box = (grid_box - [136, 76, 136, 76]) * scale + [960, 540, 960, 540]
+    assert tuple(int(v) for v in frame_box) == catalogue.MOT_BOX
+
+
+def test_box_drawn_needs_the_outline_not_just_a_picture_of_that_colour(tools, tmp_path):
+    from PIL import Image, ImageDraw
+    checks = tools["checks"]
+    rng = np.random.default_rng(0)
+    plain = np.clip(rng.normal((87, 51, 111), 25, (200, 300, 3)), 0, 255).astype(np.uint8)  # RGB near the colour
+    Image.fromarray(plain).save(tmp_path / "plain.jpg", quality=90)
+    drawn = Image.new("RGB", (300, 200), (200, 200, 200))
+    ImageDraw.Draw(drawn).rectangle((50, 40, 250, 160), outline=(87, 51, 111), width=2)
+    drawn.save(tmp_path / "drawn.jpg", quality=90)
+    box, bgr = (50, 40, 250, 160), (111, 51, 87)
+    assert checks.box_drawn("drawn.jpg", box, bgr)("", str(tmp_path))[0]
+    assert not checks.box_drawn("plain.jpg", box, bgr)("", str(tmp_path))[0]
+    assert not checks.box_drawn("drawn.jpg", (60, 50, 240, 150), bgr)("", str(tmp_path))[0]
+    ok, detail = checks.box_drawn("drawn.jpg", box, bgr, absent=(box,))("", str(tmp_path))
+    assert not ok and "also drawn" in detail
+    assert not checks.box_drawn("missing.jpg", box, (0, 255, 0))("", str(tmp_path))[0]
