@@ -29,7 +29,7 @@ import sys
 import threading
 import traceback
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Tuple
 
 from ...spec import events as E
 from ..core.args import CONTEXT, INIT, binding
@@ -174,22 +174,31 @@ def record_event(api, event, stream):
     obj, ret = _lookup(api, event)
     if ret:
         return ret
-    handle, ret = resolve_stream(api, stream)
+    rec, ret = queue_record(api, stream, f"record event {event:#x}", lambda: setattr(obj, "ever", True))
     if ret:
         return ret
+    obj.last = rec
+    return 0
+
+
+def queue_record(api: str, stream: int, label: str, mark) -> Tuple[Optional[Record], int]:
+    """Queue a Record on ``stream`` (0: default) stamped, and ``mark()`` run, when the stream gets there: (rec, 0)
+    or (None, code) — what events and notifies both record."""
+    handle, ret = resolve_stream(api, stream)
+    if ret:
+        return None, ret
     stream_obj = state().lookup(handle, Stream)
     rec = Record(stream_obj)
 
     def stamp():
         rec.ts_us, rec.done = stream_obj.clock_us, True
-        obj.ever = True
+        mark()
         return None
 
-    rec.task = _enqueue(api, stream_obj, f"record event {event:#x}", stamp)
+    rec.task = _enqueue(api, stream_obj, label, stamp)
     if rec.task is None:
-        return fail(107000, api, f"stream {handle:#x} was destroyed before the record was queued.")
-    obj.last = rec
-    return 0
+        return None, fail(107000, api, f"stream {handle:#x} was destroyed before the record was queued.")
+    return rec, 0
 
 
 @binding("acl.rt.reset_event", "kk", needs=INIT)

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import List
 
 from ..core.args import CONTEXT, INIT, binding
-from .event import Record, _advance, _draining, _enqueue
+from .event import Record, _advance, _draining, _enqueue, queue_record
 from .runtime import Context, current_context
 from ..core.state import create_handle, fail, state
 from .stream import Stream, resolve_stream
@@ -83,20 +83,9 @@ def record_notify(api, notify, stream):
     obj, ret = _lookup(api, notify)
     if ret:
         return ret
-    handle, ret = resolve_stream(api, stream)
+    rec, ret = queue_record(api, stream, f"record notify {notify:#x}", lambda: setattr(obj, "is_set", True))
     if ret:
         return ret
-    stream_obj = state().lookup(handle, Stream)
-    rec = Record(stream_obj)
-
-    def set_flag():
-        rec.ts_us, rec.done = stream_obj.clock_us, True
-        obj.is_set = True
-        return None
-
-    rec.task = _enqueue(api, stream_obj, f"record notify {notify:#x}", set_flag)
-    if rec.task is None:
-        return fail(107000, api, f"stream {handle:#x} was destroyed before the record was queued.")
     obj.records.append(rec)
     return 0
 
