@@ -1,7 +1,11 @@
 """acl.mdl dump: init_dump / set_dump / finalize_dump order and codes, files written at execute, the callback."""
+import contextlib
 import json
+import os
+import signal
 
 import numpy as np
+import pytest
 
 from acl_teach import sim
 
@@ -96,22 +100,74 @@ def test_callback_gets_chunks_and_unlisted_models_are_skipped(ready, tiny_models
     acl.mdl.dump_unreg_callback()
 
 
-def test_a_link_planted_at_a_dump_file_is_not_written_through(ready, tiny_models, tmp_path, monkeypatch):
-    """The dump folder is the user's: a link at a tensor's file name fails that dump, the target stays untouched."""
+class _Hung(BaseException):
+    """Raised by the alarm: a BaseException, so the dump's own ``except Exception`` cannot swallow it."""
+
+
+@contextlib.contextmanager
+def _within(seconds):
+    """Fail (never hang the suite) when the body blocks, e.g. opening a FIFO nobody reads."""
+    def ring(signum, frame):
+        raise _Hung(f"blocked for more than {seconds} s")
+    old = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _dump_with(acl, tiny_models, tmp_path, monkeypatch, plant):
+    """Dump the tiny model's outputs into tmp_path/out after ``plant(step folder)`` put something in the way."""
     from acl_teach.sim.mdl import dump
-    acl = ready
     monkeypatch.setattr(dump.time, "strftime", lambda fmt: "20261202000000")
-    out, victim = tmp_path / "out", tmp_path / "victim.txt"
-    victim.write_text("mine")
+    out = tmp_path / "out"
     cfg = _cfg(tmp_path, {"dump": {"dump_path": str(out), "dump_list": [{"model_name": "tiny"}]}})
     assert acl.mdl.init_dump() == 0 and acl.mdl.set_dump(cfg) == 0
-
-    def plant(model_id):
-        where = out / "20261202000000" / "0" / "tiny" / str(model_id) / "0"
-        where.mkdir(parents=True)
-        (where / "output.0.add0_0_sum.npy").symlink_to(victim)
-    _run_tiny(acl, tiny_models["static"], plant)
-    assert victim.read_text() == "mine"
-    written = sorted(p.name for p in out.rglob("*.npy") if not p.is_symlink())
-    assert written == ["output.1.mul0_0_scaled.npy"]                # the other tensor is still dumped
+    with _within(10):
+        _run_tiny(acl, tiny_models["static"], lambda model_id: plant(out, out / "20261202000000" / "0" / "tiny"
+                                                                          / str(model_id) / "0"))
     assert acl.mdl.finalize_dump() == 0
+    return out
+
+
+def _regular_dumps(out):
+    return {p.name: np.load(p).tolist() for p in out.rglob("*.npy") if p.is_file() and not p.is_symlink()}
+
+
+SUM = "output.0.add0_0_sum.npy"
+
+
+@pytest.mark.parametrize("kind", ["symlink", "hardlink", "fifo"])
+def test_a_link_planted_at_a_dump_file_is_not_written_through(ready, tiny_models, tmp_path, monkeypatch, kind):
+    """The dump folder is the user's: a link, hard link or FIFO at a tensor's file name is replaced by the
+    dump (the entry, not its target), never written through or blocked on; the target stays untouched."""
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine")
+
+    def plant(out, where):
+        where.mkdir(parents=True)
+        entry = where / SUM
+        {"symlink": lambda: entry.symlink_to(victim), "hardlink": lambda: os.link(victim, entry),
+         "fifo": lambda: os.mkfifo(entry)}[kind]()
+    out = _dump_with(ready, tiny_models, tmp_path, monkeypatch, plant)
+    assert victim.read_text() == "mine"
+    dumps = _regular_dumps(out)
+    assert sorted(dumps) == [SUM, "output.1.mul0_0_scaled.npy"]
+    assert dumps[SUM] == (A + B).tolist() and dumps["output.1.mul0_0_scaled.npy"] == (2 * A).tolist()
+    assert os.stat(victim).st_nlink == 1                             # the hard link's entry was swapped out
+
+
+def test_a_link_planted_at_a_dump_folder_is_not_followed(ready, tiny_models, tmp_path, monkeypatch):
+    """A symbolic link at a folder level (<dump_path>/<stamp> -> elsewhere) fails that dump with 500000."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    def plant(out, where):
+        out.mkdir()
+        (out / "20261202000000").symlink_to(elsewhere, target_is_directory=True)
+    out = _dump_with(ready, tiny_models, tmp_path, monkeypatch, plant)
+    assert list(elsewhere.iterdir()) == []
+    assert _regular_dumps(out) == {}
+    assert "symbolic link" in ready.get_recent_err_msg()

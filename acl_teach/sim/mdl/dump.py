@@ -19,9 +19,9 @@ dump_list a list of objects), and the empty-list rule.
 """
 from __future__ import annotations
 
+import io
 import json
 import os
-import stat
 import time
 from typing import Any, Dict, List, Optional
 
@@ -31,6 +31,7 @@ from ..core.args import INIT, binding
 from ..rt.memory import space
 from .model import models
 from ..core.state import fail, state
+from ...spec.safe_files import make_dirs, read_regular, replace_with
 
 __all__ = ["init_dump", "set_dump", "finalize_dump", "dump_reg_callback", "dump_unreg_callback"]
 
@@ -83,16 +84,7 @@ MAX_CONFIG_BYTES = 1 << 20  # a dump config is a few lines; the simulator's cap 
 
 def _read_config(path: str) -> bytes:
     """The config's bytes, read only from a regular file and at most MAX_CONFIG_BYTES (a FIFO or /dev/zero: OSError)."""
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO cannot block the open
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise OSError("not a regular file (a pipe, a device or a directory): give the .json file itself")
-        if info.st_size > MAX_CONFIG_BYTES:
-            raise OSError(f"{info.st_size:,} bytes, more than the {MAX_CONFIG_BYTES:,}-byte limit for a dump config")
-        return os.read(fd, MAX_CONFIG_BYTES + 1)[:MAX_CONFIG_BYTES]
-    finally:
-        os.close(fd)
+    return read_regular(path, MAX_CONFIG_BYTES, "dump config")
 
 
 @binding("acl.mdl.set_dump", "|s", needs=INIT)
@@ -194,10 +186,10 @@ def _emit(d: Dict[str, Any], cfg: Dict[str, Any], file_name: str, value: np.ndar
     callback = d["callback"]
     if callback is None:
         path = os.path.join(cfg["dump_path"], file_name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        with os.fdopen(fd, "wb") as fh:  # never through a link planted at the file's name (ELOOP → a failed dump)
-            np.save(fh, value)
+        make_dirs(cfg["dump_path"], os.path.dirname(path))  # a link at any level below dump_path: a failed dump
+        buf = io.BytesIO()
+        np.save(buf, value)
+        replace_with(path, buf.getvalue())  # swaps a link, hard link or FIFO at the name, never writes through it
         return
     raw = np.frombuffer(np.ascontiguousarray(value).tobytes(), np.uint8).copy()
     addr = space().register_user(raw, raw.ctypes.data, raw.size, "numpy")
