@@ -277,3 +277,34 @@ def test_yolov3_detection_output_without_its_biases_is_refused_with_the_reason(t
     assert "biases_low, biases_mid and biases_high are required" in out + err
     assert "biases_mid (0)" in out + err
     assert "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("where", ["om_is_a_folder", "tmp_is_a_folder", "proc", "parent_is_a_file"])
+def test_an_output_that_cannot_be_written_fails_like_atc_naming_it(tmp_path, where):
+    """A folder at x.om or at its temporary name, an unwritable parent or a file where the folder goes: ATC's failure, no traceback."""
+    import os
+    src = make_onnx(tmp_path / "m.onnx")
+    output = {"om_is_a_folder": tmp_path / "m", "tmp_is_a_folder": tmp_path / "m",
+              "proc": "/proc/x/y", "parent_is_a_file": tmp_path / "f" / "m"}[where]
+    (tmp_path / "f").write_text("a file, not a folder")
+    if where == "om_is_a_folder":
+        (tmp_path / "m.om").mkdir()
+    if where == "tmp_is_a_folder":
+        (tmp_path / f"m.om.{os.getpid()}.tmp").mkdir()
+    code, out, err = run([f"--model={src}", "--framework=5", f"--output={output}", "--soc_version=Ascend310"])
+    assert code == 1 and "ATC run success" not in out
+    assert err.splitlines()[0] == atc.FAILED
+    assert err.splitlines()[1].startswith("E10001: Value [") and f"{output}.om cannot be written" in err
+
+
+def test_the_cli_fails_like_atc_when_the_singleop_output_is_a_file(tmp_path, capsys):
+    """--singleop's --output names a folder: a file there is ATC's failure, not a FileExistsError traceback."""
+    from acl_teach import cli
+    from test_sim_op_atc import ADD
+    import json
+    op_list, blocker = tmp_path / "ops.json", tmp_path / "out"
+    op_list.write_text(json.dumps([ADD]))
+    blocker.write_text("a file")
+    assert cli.main(["atc", f"--singleop={op_list}", f"--output={blocker}", "--soc_version=Ascend310"]) == 1
+    err = capsys.readouterr().err
+    assert atc.FAILED in err and f"E10001: Value [{blocker}] for parameter [--output] is invalid" in err

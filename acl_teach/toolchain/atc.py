@@ -438,10 +438,19 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
               "cost": _cost(onnx_bytes, inputs, per_gear_inputs),
               "recipe": _recipe_for(flags["model"])}
     out_path = flags["output"] if flags["output"].endswith(".om") else flags["output"] + ".om"
-    os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
-    from .files import replace_with
-    replace_with(out_path, om.dumps(header, onnx_bytes))  # never through a link planted at its temporary name
+    _write_om(flags["output"], out_path, om.dumps(header, onnx_bytes))
     return out_path, header
+
+
+def _write_om(output: str, out_path: str, data: bytes) -> None:
+    """Write the .om; a folder in the way or an unwritable place is ATC's --output failure, never a traceback."""
+    from .files import replace_with
+    try:
+        os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
+        replace_with(out_path, data)  # never through a link planted at its temporary name
+    except OSError as exc:
+        raise AtcError(f"E10001: Value [{output}] for parameter [--output] is invalid: {out_path} cannot be "
+                       f"written ({exc.strerror or exc}); give a writable path that is not a folder.") from None
 
 
 def _cost(onnx_bytes: bytes, inputs: List[Dict[str, Any]], per_gear: Dict[str, List[List[int]]]) -> Any:

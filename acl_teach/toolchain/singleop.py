@@ -404,12 +404,16 @@ def build(op_list: str, output: str, soc: str, command: str = "", source: str = 
     """
     source = source or os.path.abspath(op_list)
     compiled = [compile_entry(i, e, soc, source, command) for i, e in read_op_list(op_list)]
-    os.makedirs(output, exist_ok=True)
-    paths = []
-    for name, model in compiled:
-        path = os.path.join(output, name)
-        replace_with(path, opmodel.dumps(model))  # per process temporary, never written through a link
-        paths.append(path)
+    paths, path = [], output
+    try:
+        os.makedirs(output, exist_ok=True)
+        for name, model in compiled:
+            path = os.path.join(output, name)
+            replace_with(path, opmodel.dumps(model))  # per process temporary, never written through a link
+            paths.append(path)
+    except OSError as exc:  # a file where the folder goes, a folder at an op model's name, no permission
+        raise SingleOpError(f"E10001: Value [{output}] for parameter [--output] is invalid: {path} cannot be "
+                            f"written ({exc.strerror or exc}); give a writable folder.") from None
     return paths
 
 
