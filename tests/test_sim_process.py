@@ -143,3 +143,14 @@ def test_load_from_mem_on_a_board_warns_for_a_python_pointer(acl):
     model_id, ret = acl.mdl.load_from_mem(dev, len(data))
     assert ret == 0 and len(sim.warnings()) == n
     assert acl.mdl.unload(model_id) == 0 and acl.rt.free(dev) == 0
+
+
+def test_init_refuses_a_config_over_one_mib_like_an_unreadable_one(acl, tmp_path):
+    """acl.json is a few lines: a valid but >1 MiB file is refused (100006, as unreadable configs are), unread."""
+    big = tmp_path / "big.json"
+    big.write_text(json.dumps({"pad": "x" * (1 << 20)}))
+    assert acl.init(str(big)) == 100006
+    assert "limit" in acl.get_recent_err_msg() and sim.state().initialized is False
+    small = tmp_path / "small.json"
+    small.write_text(json.dumps({"pad": "x" * 1000}))
+    assert acl.init(str(small)) == 0

@@ -17,10 +17,12 @@ from .. import constants as C
 from ..core.args import binding
 from .databuffer import DataBuffer
 from ..mdl.dataset import Dataset
+from ..mdl.dump import MAX_CONFIG_BYTES  # one cap for the two JSON configs the process reads
 from ..core.ledger import Entry
 from ..prof.profiler import start_from_config
 from ..rt.runtime import IMPLICIT, Context, release_context, release_device
 from ..core.state import fail, state
+from ...spec.safe_files import read_regular
 
 
 @binding("acl.init", "|s")
@@ -48,10 +50,13 @@ def init(api, config_path=None):
             if not os.path.isfile(config_path):
                 # UNCONFIRMED: the exact code real aclInit returns for a missing config file.
                 return fail(100003, api, f"config file {config_path!r} does not exist.")
+            try:  # a regular file of at most MAX_CONFIG_BYTES: a FIFO or /dev/zero is refused, never read
+                raw = read_regular(config_path, MAX_CONFIG_BYTES, "acl.init config")
+            except OSError as exc:
+                return fail(100006, api, f"config file {config_path!r} cannot be read ({exc.strerror or exc}).")
             try:
-                with open(config_path, encoding="utf-8") as fh:
-                    cfg = json.load(fh)
-            except (OSError, ValueError, RecursionError) as exc:  # RecursionError: nested deeper than json reads
+                cfg = json.loads(raw.decode("utf-8"))
+            except (ValueError, RecursionError) as exc:  # RecursionError: nested deeper than json reads
                 return fail(100006, api, f"config file {config_path!r} is not valid JSON ({str(exc)[:200]}).")
             if isinstance(cfg, dict) and "profiler" in cfg:
                 ret = start_from_config(api, cfg["profiler"])
