@@ -308,8 +308,14 @@ MAX_MESSAGE = 300  # characters of a learner's exception text quoted in feedback
 
 
 def _short(exc: BaseException) -> str:
-    """'Type: text' of an exception, bounded (a learner's 50 MB message is not copied into the feedback)."""
-    text = str(exc)
+    """'Type: text' of an exception, bounded (a learner's 50 MB message is not copied into the feedback);
+    just 'Type' when its ``__str__`` itself raises (the feedback must still be given)."""
+    try:
+        text = str(exc)
+    except KeyboardInterrupt:  # the user's Ctrl-C still stops the checker
+        raise
+    except BaseException:  # noqa: BLE001 - a learner's __str__ raising anything, even SystemExit
+        return type(exc).__name__
     if len(text) > MAX_MESSAGE:
         text = text[:MAX_MESSAGE] + f" … ({len(text):,} characters)"
     return f"{type(exc).__name__}: {text}"

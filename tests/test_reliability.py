@@ -983,3 +983,23 @@ def test_a_learner_value_that_raises_base_exception_inside_a_verdict_is_feedback
         return Sly(soc), mode
     fb = lab.check_where_am_i(where_am_i)
     assert not fb and "Boom" in fb.message
+
+
+def test_an_exception_whose_str_raises_is_still_feedback(lab_acl):
+    """_short quoted str(exc): a learner's exception whose __str__ raises escaped the checker's own handler."""
+    from acl_teach import lab
+
+    class Mute(Exception):
+        def __str__(self):
+            raise RuntimeError("no text for you")
+
+    def where_am_i():
+        raise Mute()
+    fb = lab.check_where_am_i(where_am_i)                                # raised by the learner's function
+    assert not fb and "Mute" in fb.message
+
+    @lab.checker
+    def inspect(value):                                                  # raised while a checker inspects
+        raise Mute()
+    fb = inspect(1)
+    assert not fb and "could not inspect your answer (Mute)" in fb.message
