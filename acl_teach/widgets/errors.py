@@ -34,7 +34,7 @@ def unknown(code: int) -> str:
 
 
 class ErrorExplainer(FullText, w.VBox):
-    """An aclError code in, the explanation out; any other number gets a reason, never an exception."""
+    """An aclError code in, the explanation out; any other int gets a reason, never an exception."""
 
     def __init__(self, code: int = 100002) -> None:
         if isinstance(code, bool) or not isinstance(code, numbers.Integral):  # not traitlets' TraitError
