@@ -81,7 +81,7 @@ endif
 
 .PHONY: samples
 samples: $(SAMPLES_VENV)/.installed
-	set -f; $(SAMPLES_VENV)/bin/python tools/samples/run.py "$(SAMPLES)" $(ONLY) $(if $(AT),--commit $(AT)) $(ARGS)
+	set -f; SAMPLES_VENV="$(abspath $(SAMPLES_VENV))" $(SAMPLES_VENV)/bin/python tools/samples/run.py "$(SAMPLES)" $(ONLY) $(if $(AT),--commit $(AT)) $(ARGS)
 
 $(SAMPLES_VENV)/.installed: tools/samples/requirements.txt
 	$(PYTHON) -m venv $(SAMPLES_VENV)

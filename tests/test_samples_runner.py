@@ -29,15 +29,33 @@ def _git(repo, *args):
     return subprocess.run(["git", "-C", str(repo), *args], capture_output=True, text=True, check=True).stdout.strip()
 
 
-def test_a_numpy_entry_runs_in_the_side_venv_and_the_others_here(tools):
+def test_a_numpy_entry_runs_in_the_side_venv_and_the_others_here(tools, monkeypatch):
     run, catalogue = tools["run"], tools["catalogue"]
     pinned = next(s for s in catalogue.SAMPLES if s.name == "hand_detection_Gitee")
     plain = next(s for s in catalogue.SAMPLES if s.name == "resnet50_imagenet_classification")
-    assert run.side_venv("1.23") == sys.prefix + "-np123"
-    assert run.command(pinned)[0] == os.path.join(sys.prefix + "-np123", "bin", "python")
+    monkeypatch.delenv("SAMPLES_VENV", raising=False)
+    side = os.path.join(ROOT, ".venv", "samples-np123")  # in the checkout's .venv, whatever sys.prefix is
+    assert run.side_venv("1.23") == side
+    assert run.command(pinned)[0] == os.path.join(side, "bin", "python")
     assert run.command(plain)[:3] == [sys.executable, "-m", "acl_teach.sim"]
     assert {s.name for s in catalogue.SAMPLES if s.numpy} == {
         "hand_detection_Gitee", "object_tracking_video", "object_tracking_video+picture"}
+
+
+def test_the_side_venv_sits_beside_the_makefiles_samples_venv_or_is_refused(tools, monkeypatch, tmp_path):
+    run = tools["run"]
+    monkeypatch.setenv("SAMPLES_VENV", str(tmp_path / "sv"))
+    assert run.side_venv("1.23") == str(tmp_path / "sv-np123")
+    monkeypatch.setenv("SAMPLES_VENV", os.path.join(".venv", "samples"))
+    assert run.side_venv("1.23") == os.path.join(ROOT, ".venv", "samples-np123")
+    monkeypatch.delenv("SAMPLES_VENV")
+    monkeypatch.setattr(run, "ROOT", str(tmp_path))  # run.py copied out of a checkout: no place to guess
+    with pytest.raises(run.NoVenvPlace, match="set SAMPLES_VENV"):
+        run.side_venv("1.23")
+    monkeypatch.setattr(run.stage, "resolve_checkout", lambda path: path)
+    with pytest.raises(SystemExit) as stop:
+        run.main([str(tmp_path), "hand_detection_Gitee"])
+    assert stop.value.code == 2
 
 
 def test_missing_modules_asks_the_other_interpreter(tools):

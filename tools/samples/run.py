@@ -43,11 +43,27 @@ class Result:
 
 
 REQUIREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "requirements.txt")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class NoVenvPlace(Exception):
+    """Where the side venvs go cannot be told: neither SAMPLES_VENV nor an acl-teach checkout around run.py."""
+
+
+def samples_venv() -> str:
+    """The samples' venv the side venvs sit beside: $SAMPLES_VENV (the Makefile's) or ROOT/.venv/samples."""
+    given = os.environ.get("SAMPLES_VENV")
+    if given:
+        return os.path.join(ROOT, given)  # a relative one is the Makefile's, relative to the checkout
+    if not os.path.isfile(os.path.join(ROOT, "acl_teach", "__init__.py")):
+        raise NoVenvPlace(f"{ROOT} is not an acl-teach checkout, so the NumPy side venv has no place: "
+                          "set SAMPLES_VENV to the samples' venv (e.g. .venv/samples) or run `make samples`")
+    return os.path.join(ROOT, ".venv", "samples")
 
 
 def side_venv(numpy: str) -> str:
-    """The venv beside this one for a NumPy release line: .venv/samples-np123 for "1.23"."""
-    return f"{sys.prefix}-np{numpy.replace('.', '')}"
+    """The venv for a NumPy release line beside the samples' (never beside sys.prefix, which may be /usr)."""
+    return f"{samples_venv()}-np{numpy.replace('.', '')}"
 
 
 def python_for(sample: Sample) -> str:
@@ -211,8 +227,11 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not checkout:
         usage_error(f"{opts.checkout} is not an Ascend/samples checkout (no {stage.COMMON}/ in it)")
     chosen = select(opts.names)
-    for numpy in sorted({s.numpy for s in chosen if s.numpy}):
-        print(ensure_side_venv(numpy), flush=True)
+    try:
+        for numpy in sorted({s.numpy for s in chosen if s.numpy}):
+            print(ensure_side_venv(numpy), flush=True)
+    except NoVenvPlace as exc:
+        usage_error(str(exc))
     scratch = None if opts.work else tempfile.TemporaryDirectory(prefix="acl-teach-samples-")
     work = os.path.abspath(opts.work) if opts.work else scratch.name
     print(f"{under_test.prepare(os.path.join(work, '.acl-teach'), opts.commit)}; samples from {checkout}", flush=True)
