@@ -58,6 +58,34 @@ def test_the_side_venv_sits_beside_the_makefiles_samples_venv_or_is_refused(tool
     assert stop.value.code == 2
 
 
+def test_a_side_venv_pip_cannot_make_fails_only_its_entries(tools, monkeypatch, tmp_path, capsys):
+    run = tools["run"]
+    monkeypatch.setenv("SAMPLES_VENV", str(tmp_path / "sv"))
+    calls = []
+
+    def fake_run(step, **kwargs):  # the venv is made; pip fails as offline with no compiler would
+        calls.append(step)
+        if "pip" in step:
+            return subprocess.CompletedProcess(step, 1, "", "Collecting lap\n\nerror: subprocess-exited-with-error\n"
+                                               "  gcc: not found\nERROR: Failed building wheel for cython_bbox\n")
+        return subprocess.CompletedProcess(step, 0, "", "")
+    monkeypatch.setattr(run.subprocess, "run", fake_run)
+    monkeypatch.setattr(run.stage, "resolve_checkout", lambda path: path)
+    monkeypatch.setattr(run.under_test, "prepare", lambda where, commit: "acl-teach under test")
+    ran = []
+    monkeypatch.setattr(run, "run_one", lambda s, *a: ran.append(s.name) or run.Result(s, True, "ran"))
+    names = ["hand_detection_Gitee", "resnet50_imagenet_classification", "object_tracking_video"]
+    assert run.main([str(tmp_path), *names, "--work", str(tmp_path / "w"), "-j", "1"]) == 0
+    assert ran == ["resnet50_imagenet_classification"] and len(calls) == 2  # one venv for both 1.23 entries
+    lines = {ln.split()[1]: ln for ln in capsys.readouterr().out.splitlines() if ln.startswith(("PASS", "FAIL"))}
+    why = (f"could not make {tmp_path / 'sv-np123'} (pip install): error: subprocess-exited-with-error / "
+           "gcc: not found / ERROR: Failed building wheel for cython_bbox")
+    assert lines["hand_detection_Gitee"].startswith("FAIL") and lines["hand_detection_Gitee"].endswith(why)
+    assert lines["object_tracking_video"].startswith("FAIL") and lines["object_tracking_video"].endswith(why)
+    assert lines["resnet50_imagenet_classification"].startswith("PASS")
+    assert not (tmp_path / "sv-np123" / ".installed").exists()  # the next run tries again
+
+
 def test_missing_modules_asks_the_other_interpreter(tools):
     run = tools["run"]
     assert run.missing_modules(sys.executable, ["os", "no_such_module_xyz"]) == ["no_such_module_xyz"]

@@ -21,7 +21,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -71,32 +71,43 @@ def python_for(sample: Sample) -> str:
     return os.path.join(side_venv(sample.numpy), "bin", "python") if sample.numpy else sys.executable
 
 
-def ensure_side_venv(numpy: str) -> str:
-    """Make the venv for ``numpy`` (requirements.txt with numpy~=X.0) unless its stamp matches; a line to print."""
+def ensure_side_venv(numpy: str) -> Tuple[bool, str]:
+    """Make the venv for ``numpy`` (requirements.txt with numpy~=X.0) unless its stamp matches: (made, a line)."""
     where = side_venv(numpy)
     with open(REQUIREMENTS, encoding="utf-8") as fh:
         stamp = f"numpy~={numpy}.0\n" + fh.read()
     marker = os.path.join(where, ".installed")
     if os.path.isfile(marker) and open(marker, encoding="utf-8").read() == stamp:
-        return f"samples needing NumPy {numpy} run in {where}"
+        return True, f"samples needing NumPy {numpy} run in {where}"
     print(f"making {where} (tools/samples/requirements.txt with numpy~={numpy}.0) ...", flush=True)
     base = getattr(sys, "_base_executable", sys.executable)
-    steps = ([base, "-m", "venv", "--clear", where],
-             [os.path.join(where, "bin", "python"), "-m", "pip", "install", "-q", "-r", REQUIREMENTS,
-              f"numpy~={numpy}.0"])
-    for step in steps:
+    steps = (("venv", [base, "-m", "venv", "--clear", where]),
+             ("pip install", [os.path.join(where, "bin", "python"), "-m", "pip", "install", "-q", "-r", REQUIREMENTS,
+                              f"numpy~={numpy}.0"]))
+    for name, step in steps:
         proc = subprocess.run(step, capture_output=True, text=True)
         if proc.returncode:
-            usage_error(f"could not make {where}: {shlex.join(step)}: {tail_of(proc.stderr or proc.stdout)}")
+            return False, f"could not make {where} ({name}): {tail_of(proc.stderr or proc.stdout, 3)}"
     with open(marker, "w", encoding="utf-8") as fh:
         fh.write(stamp)
-    return f"made {where} for the samples needing NumPy {numpy}"
+    return True, f"made {where} for the samples needing NumPy {numpy}"
 
 
-def tail_of(text: str) -> str:
-    """The last non-empty line of a tool's output."""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    return lines[-1] if lines else "(no output)"
+def side_venvs(chosen: List[Sample]) -> Dict[str, str]:
+    """Make the chosen entries' side venvs; {NumPy line: why its venv could not be made} for those that failed."""
+    failed = {}
+    for numpy in sorted({s.numpy for s in chosen if s.numpy}):
+        made, line = ensure_side_venv(numpy)
+        print(line, flush=True)
+        if not made:
+            failed[numpy] = line
+    return failed
+
+
+def tail_of(text: str, count: int = 1) -> str:
+    """The last ``count`` non-empty lines of a tool's output, joined by ' / '."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return " / ".join(lines[-count:]) if lines else "(no output)"
 
 
 def missing_modules(python: str, modules) -> List[str]:
@@ -228,8 +239,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         usage_error(f"{opts.checkout} is not an Ascend/samples checkout (no {stage.COMMON}/ in it)")
     chosen = select(opts.names)
     try:
-        for numpy in sorted({s.numpy for s in chosen if s.numpy}):
-            print(ensure_side_venv(numpy), flush=True)
+        no_venv = side_venvs(chosen)
     except NoVenvPlace as exc:
         usage_error(str(exc))
     scratch = None if opts.work else tempfile.TemporaryDirectory(prefix="acl-teach-samples-")
@@ -239,8 +249,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("| sample | result | reason, or what was checked |\n|---|---|---|")
     passed, broken = 0, False
     with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
-        for future in [pool.submit(run_safely, s, checkout, work, opts.timeout) for s in chosen]:
-            result = future.result()
+        futures = [None if s.numpy in no_venv else pool.submit(run_safely, s, checkout, work, opts.timeout)
+                   for s in chosen]
+        for sample, future in zip(chosen, futures):
+            result = future.result() if future else Result(sample, False, no_venv[sample.numpy])
             passed += result.ok
             broken |= result.runner_error
             print(report(result, opts.markdown), flush=True)
