@@ -1,6 +1,7 @@
 """tools/samples: the per-entry NumPy venv, taking a sample from a commit, the constant substitutes and the box check."""
 import importlib
 import os
+import re
 import subprocess
 import sys
 
@@ -84,6 +85,45 @@ def test_a_side_venv_pip_cannot_make_fails_only_its_entries(tools, monkeypatch, 
     assert lines["object_tracking_video"].startswith("FAIL") and lines["object_tracking_video"].endswith(why)
     assert lines["resnet50_imagenet_classification"].startswith("PASS")
     assert not (tmp_path / "sv-np123" / ".installed").exists()  # the next run tries again
+
+
+def _packages(path):
+    with open(path, encoding="utf-8") as fh:
+        return {re.split(r"[\s<>=~#]", ln.strip())[0] for ln in fh if ln.strip() and not ln.startswith("#")}
+
+
+def test_the_trackers_packages_go_only_into_the_numpy_123_venv(tools):
+    run, catalogue = tools["run"], tools["catalogue"]
+    main, extra = _packages(run.REQUIREMENTS), _packages(os.path.join(HERE, "requirements-np123.txt"))
+    assert extra == {"scipy", "lap", "cython_bbox"} and not main & extra
+    assert run.side_requirements("1.23") == [run.REQUIREMENTS, os.path.join(HERE, "requirements-np123.txt")]
+    assert run.side_requirements("1.22") == [run.REQUIREMENTS]
+    for sample in catalogue.SAMPLES:  # every entry importing them runs in the venv that has them
+        assert not set(sample.needs) & extra or sample.numpy == "1.23", sample.name
+
+
+def test_either_requirement_file_changing_remakes_the_side_venv(tools, monkeypatch, tmp_path):
+    run = tools["run"]
+    for name in ("requirements.txt", "requirements-np123.txt"):
+        (tmp_path / name).write_text(f"{name}-pkg\n")
+    monkeypatch.setattr(run, "HERE", str(tmp_path))
+    monkeypatch.setattr(run, "REQUIREMENTS", str(tmp_path / "requirements.txt"))
+    monkeypatch.setenv("SAMPLES_VENV", str(tmp_path / "sv"))
+    calls = []
+
+    def fake_run(step, **kwargs):
+        calls.append(step)
+        os.makedirs(tmp_path / "sv-np123", exist_ok=True)
+        return subprocess.CompletedProcess(step, 0, "", "")
+    monkeypatch.setattr(run.subprocess, "run", fake_run)
+    assert run.ensure_side_venv("1.23") == (True, f"made {tmp_path / 'sv-np123'} for the samples needing NumPy 1.23")
+    assert calls[1][-5:] == ["-r", str(tmp_path / "requirements.txt"), "-r", str(tmp_path / "requirements-np123.txt"),
+                             "numpy~=1.23.0"]
+    assert run.ensure_side_venv("1.23")[0] and len(calls) == 2  # stamp matches: nothing run
+    for name in ("requirements-np123.txt", "requirements.txt"):
+        (tmp_path / name).write_text("changed\n")
+        before = len(calls)
+        assert run.ensure_side_venv("1.23")[1].startswith("made ") and len(calls) == before + 2, name
 
 
 def test_missing_modules_asks_the_other_interpreter(tools):

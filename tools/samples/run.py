@@ -42,7 +42,8 @@ class Result:
     runner_error: bool = False
 
 
-REQUIREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "requirements.txt")
+HERE = os.path.dirname(os.path.abspath(__file__))
+REQUIREMENTS = os.path.join(HERE, "requirements.txt")
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
@@ -71,19 +72,29 @@ def python_for(sample: Sample) -> str:
     return os.path.join(side_venv(sample.numpy), "bin", "python") if sample.numpy else sys.executable
 
 
+def side_requirements(numpy: str) -> List[str]:
+    """The files a side venv installs: requirements.txt, then requirements-np123.txt for "1.23" if there is one."""
+    extra = os.path.join(HERE, f"requirements-np{numpy.replace('.', '')}.txt")
+    return [REQUIREMENTS] + ([extra] if os.path.isfile(extra) else [])
+
+
 def ensure_side_venv(numpy: str) -> Tuple[bool, str]:
-    """Make the venv for ``numpy`` (requirements.txt with numpy~=X.0) unless its stamp matches: (made, a line)."""
-    where = side_venv(numpy)
-    with open(REQUIREMENTS, encoding="utf-8") as fh:
-        stamp = f"numpy~={numpy}.0\n" + fh.read()
+    """Make the venv for ``numpy`` (its requirement files, numpy~=X.0) unless its stamp matches: (made, a line)."""
+    where, files = side_venv(numpy), side_requirements(numpy)
+    stamp = f"numpy~={numpy}.0\n"
+    for path in files:  # either file changing remakes the venv
+        with open(path, encoding="utf-8") as fh:
+            stamp += f"# {os.path.basename(path)}\n" + fh.read()
     marker = os.path.join(where, ".installed")
     if os.path.isfile(marker) and open(marker, encoding="utf-8").read() == stamp:
         return True, f"samples needing NumPy {numpy} run in {where}"
-    print(f"making {where} (tools/samples/requirements.txt with numpy~={numpy}.0) ...", flush=True)
+    names = " + ".join(f"tools/samples/{os.path.basename(p)}" for p in files)
+    print(f"making {where} ({names} with numpy~={numpy}.0) ...", flush=True)
     base = getattr(sys, "_base_executable", sys.executable)
-    steps = (("venv", [base, "-m", "venv", "--clear", where]),
-             ("pip install", [os.path.join(where, "bin", "python"), "-m", "pip", "install", "-q", "-r", REQUIREMENTS,
-                              f"numpy~={numpy}.0"]))
+    pip = [os.path.join(where, "bin", "python"), "-m", "pip", "install", "-q"]
+    for path in files:
+        pip += ["-r", path]
+    steps = (("venv", [base, "-m", "venv", "--clear", where]), ("pip install", pip + [f"numpy~={numpy}.0"]))
     for name, step in steps:
         proc = subprocess.run(step, capture_output=True, text=True)
         if proc.returncode:
@@ -156,9 +167,10 @@ def run_one(sample: Sample, checkout: str, work: str, timeout: float) -> Result:
     python = python_for(sample)
     missing = missing_modules(python, sample.needs)
     if missing:
+        files = side_requirements(sample.numpy) if sample.numpy else [REQUIREMENTS]
         return Result(sample, False, f"the sample imports {', '.join(missing)}, which is not installed in "
                       f"{os.path.dirname(os.path.dirname(python))} (make samples installs "
-                      f"tools/samples/requirements.txt)")
+                      f"{' + '.join('tools/samples/' + os.path.basename(p) for p in files)} there)")
     absent = [p for p in sample.programs if shutil.which(p) is None]
     if absent:
         return Result(sample, False, f"the sample runs the program(s) {', '.join(absent)}, not found on PATH "
