@@ -208,3 +208,24 @@ def test_box_drawn_needs_the_outline_not_just_a_picture_of_that_colour(tools, tm
     ok, detail = checks.box_drawn("drawn.jpg", box, bgr, absent=(box,))("", str(tmp_path))
     assert not ok and "also drawn" in detail
     assert not checks.box_drawn("missing.jpg", box, (0, 255, 0))("", str(tmp_path))[0]
+
+
+def test_box_drawn_at_or_past_the_pictures_border_checks_the_edges_inside_it(tools, tmp_path):
+    from PIL import Image, ImageDraw
+    checks = tools["checks"]
+    bgr, purple = (111, 51, 87), (87, 51, 111)
+    for name, box in (("corner.png", (0, 40, 250, 199)), ("past.png", (50, 0, 320, 160))):
+        drawn = Image.new("RGB", (300, 200), (200, 200, 200))
+        ImageDraw.Draw(drawn).rectangle(box, outline=purple, width=2)  # clipped to the picture, as cv2 draws
+        drawn.save(tmp_path / name)
+        ok, detail = checks.box_drawn(name, box, bgr)("", str(tmp_path))
+        assert ok, detail
+        assert "median edge 0 away" in detail, detail
+    Image.new("RGB", (300, 200), (200, 200, 200)).save(tmp_path / "blank.png")
+    assert not checks.box_drawn("blank.png", (0, 40, 250, 199), bgr)("", str(tmp_path))[0]
+    img = np.zeros((200, 300, 3))
+    img[:, 299, :] = bgr  # the column x = -1 would wrap round to
+    assert checks._edges(img, (0, 40, 250, 199), 1)[2].shape == (0, 3)  # the left edge moved out: off the picture
+    assert checks._edges(img, (0, 40, 250, 199), 1)[1].shape == (0, 3)  # the bottom one too (row 200)
+    assert checks._distance(img, (0, 40, 250, 199), bgr) > 40
+    assert checks._distance(img, (400, 300, 500, 400), bgr) == np.inf  # wholly outside: nothing to see
