@@ -70,7 +70,9 @@ clean:
 
 # Official Ascend samples run unmodified on the simulator, with substitute models from our ATC emulator: a
 # report for the simulator's developers (not part of `make test`). The samples get their own venv (NumPy 1.x,
-# OpenCV; tools/samples/requirements.txt) and this checkout's acl_teach/ through PYTHONPATH. See docs/samples.md.
+# OpenCV; tools/samples/requirements.txt) and this checkout's acl_teach/ through PYTHONPATH; run.py makes
+# $(SAMPLES_VENV)-np123 (that file with numpy~=1.23.0, plus requirements-np123.txt) for the NumPy 1.23 entries.
+# See docs/samples.md.
 #   make samples SAMPLES=<path to an Ascend/samples checkout> [ONLY="names or patterns"] [AT=HEAD] [ARGS="-j 8 …"]
 SAMPLES_VENV ?= $(VENV)/samples
 ifneq ($(filter samples,$(MAKECMDGOALS)),)
@@ -81,7 +83,7 @@ endif
 
 .PHONY: samples
 samples: $(SAMPLES_VENV)/.installed
-	set -f; $(SAMPLES_VENV)/bin/python tools/samples/run.py "$(SAMPLES)" $(ONLY) $(if $(AT),--commit $(AT)) $(ARGS)
+	set -f; SAMPLES_VENV="$(abspath $(SAMPLES_VENV))" $(SAMPLES_VENV)/bin/python tools/samples/run.py "$(SAMPLES)" $(ONLY) $(if $(AT),--commit $(AT)) $(ARGS)
 
 $(SAMPLES_VENV)/.installed: tools/samples/requirements.txt
 	$(PYTHON) -m venv $(SAMPLES_VENV)

@@ -859,7 +859,7 @@ if os.environ.get("ACL_TEACH_FUZZ_STATS"):  # count every binding call (each goe
 
 @pytest.mark.slow  # a child pytest run of the media campaign (~10 CPU-s)
 def test_media_campaign_peak_rss_is_bounded(tmp_path):
-    """The property test above in a child process: peak RSS (wait4's ru_maxrss) < 1 GB for inputs < 1 MB."""
+    """The property test above in a child process: peak RSS (the child's own VmHWM) < 1 GB for inputs < 1 MB."""
     import subprocess
     import sys
     env = dict(os.environ, ACL_TEACH_FUZZ_EXAMPLES=os.environ.get("ACL_TEACH_FUZZ_RSS_EXAMPLES", "6"))

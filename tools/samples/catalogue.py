@@ -169,7 +169,8 @@ MOT_ATC = ("atc --input_shape=\"input.1:1,3,608,1088\" --check_report=./network_
            "--output=model/mot_v2 --soc_version=Ascend310 --framework=5 --model=model/mot_v2.onnx")
 MOT_TRACK_1 = (111, 51, 87)  # visualization.get_color(1), BGR: the first track's id is 1
 NP123_NOTE = ("Calls np.int / np.float (removed in NumPy 1.24): runs in .venv/samples-np123 (numpy 1.23.5, the rest "
-              "of tools/samples/requirements.txt as for the other samples; the runner makes it). ")
+              "of tools/samples/requirements.txt as for the other samples, plus requirements-np123.txt's scipy, lap "
+              "and cython_bbox, which only the tracker imports; the runner makes it). ")
 
 
 def _top1(expected, image_re: str):

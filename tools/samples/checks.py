@@ -118,18 +118,26 @@ def video_frames(path: str, codec: str, count: int) -> Check:
     return check
 
 
-def _edge_pixels(img: np.ndarray, box: Tuple[int, int, int, int]) -> np.ndarray:
-    """The BGR pixels on the 1-pixel outline of box (x1, y1, x2, y2), corners left out (text may sit there)."""
+def _edges(img: np.ndarray, box: Tuple[int, int, int, int], shift: int) -> List[np.ndarray]:
+    """The BGR pixels of each of box's four 1-pixel edges moved ``shift`` outward, corners left out (text may sit
+    there) and clipped to the image; an edge off the picture gives none (there is nothing drawn to see)."""
+    height, width = img.shape[:2]
     x1, y1, x2, y2 = box
-    inner_x, inner_y = slice(x1 + 8, x2 - 8), slice(y1 + 8, y2 - 8)
-    return np.concatenate([img[y1, inner_x], img[y2, inner_x], img[inner_y, x1], img[inner_y, x2]])
+    xs = slice(max(x1 + 8, 0), min(x2 - 8, width))
+    ys = slice(max(y1 + 8, 0), min(y2 - 8, height))
+    none = img[:0, 0]
+    top, bottom, left, right = y1 - shift, y2 + shift, x1 - shift, x2 + shift
+    return [img[y, xs] if 0 <= y < height else none for y in (top, bottom)] + \
+           [img[ys, x] if 0 <= x < width else none for x in (left, right)]
 
 
 def _distance(img: np.ndarray, box: Tuple[int, int, int, int], bgr) -> float:
-    """How far the outline's median pixel is from ``bgr`` (the best of the box shifted by -1, 0, +1 pixel: cv2
-    truncates float corners)."""
-    return min(float(np.linalg.norm(np.median(_edge_pixels(img, tuple(v + d for v in box)), axis=0) - bgr))
-               for d in (-1, 0, 1))
+    """How far the outline's median pixel is from ``bgr``: each edge taken 1 pixel in, on, or 1 out, whichever is
+    nearest (cv2 truncates each float corner on its own); inf when no edge lies in the picture."""
+    def far(pixels: np.ndarray) -> float:
+        return float(np.linalg.norm(np.median(pixels, axis=0) - bgr)) if len(pixels) else np.inf
+    candidates = zip(*(_edges(img, box, shift) for shift in (-1, 0, 1)))  # per edge: its three lines
+    return far(np.concatenate([min(lines, key=far) for lines in candidates]))
 
 
 def box_drawn(path: str, box: Tuple[int, int, int, int], bgr: Tuple[int, int, int],

@@ -21,7 +21,7 @@ import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import List, Optional
+from typing import Dict, List, Optional, Tuple
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -42,12 +42,29 @@ class Result:
     runner_error: bool = False
 
 
-REQUIREMENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "requirements.txt")
+HERE = os.path.dirname(os.path.abspath(__file__))
+REQUIREMENTS = os.path.join(HERE, "requirements.txt")
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+class NoVenvPlace(Exception):
+    """Where the side venvs go cannot be told: neither SAMPLES_VENV nor an acl-teach checkout around run.py."""
+
+
+def samples_venv() -> str:
+    """The samples' venv the side venvs sit beside: $SAMPLES_VENV (the Makefile's) or ROOT/.venv/samples."""
+    given = os.environ.get("SAMPLES_VENV")
+    if given:
+        return os.path.join(ROOT, given)  # a relative one is the Makefile's, relative to the checkout
+    if not os.path.isfile(os.path.join(ROOT, "acl_teach", "__init__.py")):
+        raise NoVenvPlace(f"{ROOT} is not an acl-teach checkout, so the NumPy side venv has no place: "
+                          "set SAMPLES_VENV to the samples' venv (e.g. .venv/samples) or run `make samples`")
+    return os.path.join(ROOT, ".venv", "samples")
 
 
 def side_venv(numpy: str) -> str:
-    """The venv beside this one for a NumPy release line: .venv/samples-np123 for "1.23"."""
-    return f"{sys.prefix}-np{numpy.replace('.', '')}"
+    """The venv for a NumPy release line beside the samples' (never beside sys.prefix, which may be /usr)."""
+    return f"{samples_venv()}-np{numpy.replace('.', '')}"
 
 
 def python_for(sample: Sample) -> str:
@@ -55,32 +72,53 @@ def python_for(sample: Sample) -> str:
     return os.path.join(side_venv(sample.numpy), "bin", "python") if sample.numpy else sys.executable
 
 
-def ensure_side_venv(numpy: str) -> str:
-    """Make the venv for ``numpy`` (requirements.txt with numpy~=X.0) unless its stamp matches; a line to print."""
-    where = side_venv(numpy)
-    with open(REQUIREMENTS, encoding="utf-8") as fh:
-        stamp = f"numpy~={numpy}.0\n" + fh.read()
+def side_requirements(numpy: str) -> List[str]:
+    """The files a side venv installs: requirements.txt, then requirements-np123.txt for "1.23" if there is one."""
+    extra = os.path.join(HERE, f"requirements-np{numpy.replace('.', '')}.txt")
+    return [REQUIREMENTS] + ([extra] if os.path.isfile(extra) else [])
+
+
+def ensure_side_venv(numpy: str) -> Tuple[bool, str]:
+    """Make the venv for ``numpy`` (its requirement files, numpy~=X.0) unless its stamp matches: (made, a line)."""
+    where, files = side_venv(numpy), side_requirements(numpy)
+    stamp = f"numpy~={numpy}.0\n"
+    for path in files:  # either file changing remakes the venv
+        with open(path, encoding="utf-8") as fh:
+            stamp += f"# {os.path.basename(path)}\n" + fh.read()
     marker = os.path.join(where, ".installed")
     if os.path.isfile(marker) and open(marker, encoding="utf-8").read() == stamp:
-        return f"samples needing NumPy {numpy} run in {where}"
-    print(f"making {where} (tools/samples/requirements.txt with numpy~={numpy}.0) ...", flush=True)
+        return True, f"samples needing NumPy {numpy} run in {where}"
+    names = " + ".join(f"tools/samples/{os.path.basename(p)}" for p in files)
+    print(f"making {where} ({names} with numpy~={numpy}.0) ...", flush=True)
     base = getattr(sys, "_base_executable", sys.executable)
-    steps = ([base, "-m", "venv", "--clear", where],
-             [os.path.join(where, "bin", "python"), "-m", "pip", "install", "-q", "-r", REQUIREMENTS,
-              f"numpy~={numpy}.0"])
-    for step in steps:
+    pip = [os.path.join(where, "bin", "python"), "-m", "pip", "install", "-q"]
+    for path in files:
+        pip += ["-r", path]
+    steps = (("venv", [base, "-m", "venv", "--clear", where]), ("pip install", pip + [f"numpy~={numpy}.0"]))
+    for name, step in steps:
         proc = subprocess.run(step, capture_output=True, text=True)
         if proc.returncode:
-            usage_error(f"could not make {where}: {shlex.join(step)}: {tail_of(proc.stderr or proc.stdout)}")
+            return False, f"could not make {where} ({name}): {tail_of(proc.stderr or proc.stdout, 3)}"
     with open(marker, "w", encoding="utf-8") as fh:
         fh.write(stamp)
-    return f"made {where} for the samples needing NumPy {numpy}"
+    return True, f"made {where} for the samples needing NumPy {numpy}"
 
 
-def tail_of(text: str) -> str:
-    """The last non-empty line of a tool's output."""
-    lines = [ln for ln in text.splitlines() if ln.strip()]
-    return lines[-1] if lines else "(no output)"
+def side_venvs(chosen: List[Sample]) -> Dict[str, str]:
+    """Make the chosen entries' side venvs; {NumPy line: why its venv could not be made} for those that failed."""
+    failed = {}
+    for numpy in sorted({s.numpy for s in chosen if s.numpy}):
+        made, line = ensure_side_venv(numpy)
+        print(line, flush=True)
+        if not made:
+            failed[numpy] = line
+    return failed
+
+
+def tail_of(text: str, count: int = 1) -> str:
+    """The last ``count`` non-empty lines of a tool's output, joined by ' / '."""
+    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
+    return " / ".join(lines[-count:]) if lines else "(no output)"
 
 
 def missing_modules(python: str, modules) -> List[str]:
@@ -129,9 +167,10 @@ def run_one(sample: Sample, checkout: str, work: str, timeout: float) -> Result:
     python = python_for(sample)
     missing = missing_modules(python, sample.needs)
     if missing:
+        files = side_requirements(sample.numpy) if sample.numpy else [REQUIREMENTS]
         return Result(sample, False, f"the sample imports {', '.join(missing)}, which is not installed in "
                       f"{os.path.dirname(os.path.dirname(python))} (make samples installs "
-                      f"tools/samples/requirements.txt)")
+                      f"{' + '.join('tools/samples/' + os.path.basename(p) for p in files)} there)")
     absent = [p for p in sample.programs if shutil.which(p) is None]
     if absent:
         return Result(sample, False, f"the sample runs the program(s) {', '.join(absent)}, not found on PATH "
@@ -211,8 +250,10 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not checkout:
         usage_error(f"{opts.checkout} is not an Ascend/samples checkout (no {stage.COMMON}/ in it)")
     chosen = select(opts.names)
-    for numpy in sorted({s.numpy for s in chosen if s.numpy}):
-        print(ensure_side_venv(numpy), flush=True)
+    try:
+        no_venv = side_venvs(chosen)
+    except NoVenvPlace as exc:
+        usage_error(str(exc))
     scratch = None if opts.work else tempfile.TemporaryDirectory(prefix="acl-teach-samples-")
     work = os.path.abspath(opts.work) if opts.work else scratch.name
     print(f"{under_test.prepare(os.path.join(work, '.acl-teach'), opts.commit)}; samples from {checkout}", flush=True)
@@ -220,8 +261,10 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("| sample | result | reason, or what was checked |\n|---|---|---|")
     passed, broken = 0, False
     with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
-        for future in [pool.submit(run_safely, s, checkout, work, opts.timeout) for s in chosen]:
-            result = future.result()
+        futures = [None if s.numpy in no_venv else pool.submit(run_safely, s, checkout, work, opts.timeout)
+                   for s in chosen]
+        for sample, future in zip(chosen, futures):
+            result = future.result() if future else Result(sample, False, no_venv[sample.numpy])
             passed += result.ok
             broken |= result.runner_error
             print(report(result, opts.markdown), flush=True)
