@@ -40,7 +40,7 @@ class TensorDesc:
     format: int
     name: str = ""
     const: Optional[bytes] = None
-    extra: Dict[str, Any] = field(default_factory=dict)  # storage/origin format and shape, ranges … (tensordesc_set.py)
+    extra: Dict[str, Any] = field(default_factory=dict)  # storage/origin format, shape, ranges (base/tensor_desc_set.py)
 
     @property
     def elements(self) -> int:

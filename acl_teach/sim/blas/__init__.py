@@ -1,4 +1,4 @@
-"""``acl.blas``: the BLAS namespace — gemm / gemv in fp16, int8 and mixed types (cblas.py).
+"""``acl.blas``: the BLAS namespace — gemm / gemv in fp16, int8 and mixed types (blas/gemm.py).
 
 The six ``create_handle_for_*`` functions are not simulated (absent here, reported by the surface).
 """

@@ -9,7 +9,7 @@ calls counts as zero, so the same program always gives the same times. That is w
 ``acl.prof`` writes into its timeline.
 
 Cost model (UNCONFIRMED, chosen to be of the order of an Atlas 300I / 200I DK A2):
-a fixed launch cost per task, copies at a bandwidth per direction, DVPP tasks by their pixels (dvpp_cost.py),
+a fixed launch cost per task, copies at a bandwidth per direction, DVPP tasks by their pixels (media/dvpp/cost.py),
 model and operator runs at
 ``MACS_PER_US`` multiply-accumulates per microsecond plus their weights and tensors read once at
 ``DEVICE_BYTES_PER_US``.

@@ -7,7 +7,7 @@ input, the source must fit ``max_src_image_size``, the set's batch and output W 
 the input format and source size must be set, crops must fit — all 100000; then GE's ``SetDynamicAippData``
 copies the block (spec.aipp.DYNAMIC_HEAD + one DYNAMIC_BATCH per batch index, 64 + 96 N bytes) into that
 input's data buffer (a buffer shorter than the block: 145012). ``acl.mdl.execute`` reads the block back from
-the buffer and applies it (execute.py, spec.aipp.run). min and var_reci are stored as fp16 bit patterns
+the buffer and applies it (mdl/execution.py, spec.aipp.run). min and var_reci are stored as fp16 bit patterns
 (ACL's Fp16Type), so the hardware uses the rounded values.
 """
 from __future__ import annotations

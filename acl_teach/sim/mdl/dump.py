@@ -154,7 +154,7 @@ def _wanted(cfg: Dict[str, Any], name: str) -> bool:
 
 
 def after_execute(loaded: Any, inputs: Dict[str, Any], outputs: List[Any]) -> None:
-    """Called by execute.run once outputs are written: dump what the config asks for (never raises)."""
+    """Called by mdl/execution.py's run once outputs are written: dump what the config asks for (never raises)."""
     d = state().subsystems.get("dump")
     if not d or not d["initialised"] or d["config"] is None or loaded.model_id in d["before"]:
         return

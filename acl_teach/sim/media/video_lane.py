@@ -4,14 +4,14 @@ A VDEC/VENC channel is bound to the thread id set on its channel desc: creating 
 subscribes that thread to the channel's own (hidden) stream, and every finished frame becomes a
 report that the thread runs inside ``acl.rt.process_report`` — the samples' callback thread loops on
 it until an exit flag is set. This module is that hidden stream plus the reports it posts (the
-callback machinery of streams.py, reused), and the wait ``*_destroy_channel`` does until every
+callback machinery of rt/stream.py, reused), and the wait ``*_destroy_channel`` does until every
 callback has run. Nothing waits forever: past ``config.wait_timeout_s``, or when the thread has
 exited, the wait stops and says so (UNCONFIRMED: a board would wait).
 
 The channel is also a row of the simulated timeline (timeline.py): each frame the unit works on (in
 a job posted here, run by the callback thread) is a slice on ``row`` ("VDEC channel 0"), placed
 after the previous frame and after the host sent it,
-lasting what dvpp_cost.py says; its callback runs no earlier than the slice ends (process_report
+lasting what media/dvpp/cost.py says; its callback runs no earlier than the slice ends (process_report
 is a wait: the callback thread's clock is at that end while the user's callback runs), and
 ``*_destroy_channel``, which waits for every callback, moves the host clock past the last frame.
 The callback semantics are unchanged: the same callbacks, in the same order, on the same thread.

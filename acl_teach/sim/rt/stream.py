@@ -234,7 +234,7 @@ def _wait_callback(task: CallbackTask, timeout: float) -> Optional[str]:
     return None
 
 
-FAILURE_HOOKS: List[Callable[[Stream, Task, Tuple[int, str]], None]] = []  # events.py: exception callbacks
+FAILURE_HOOKS: List[Callable[[Stream, Task, Tuple[int, str]], None]] = []  # rt/event.py: exception callbacks
 
 
 def _drain_locked(stream: Stream, timeout: float, until: Any = None) -> Optional[str]:

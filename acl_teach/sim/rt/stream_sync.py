@@ -4,7 +4,7 @@
 Formats and return shapes from the binding (rt_stream.cpp, rt_synchronize.cpp at 134e2edb):
 stream_query ``"k"`` → ``(status, ret)`` (ACL_STREAM_STATUS_COMPLETE 0 / NOT_READY 1); the two timed
 waits ``"ki"`` / ``"i"`` → ret, timeout in ms, -1 for none; get_thread_last_task_id → ``(task id, ret)``.
-Like query_event, stream_query lets the device run the queue without blocking first (events.py).
+Like query_event, stream_query lets the device run the queue without blocking first (rt/event.py).
 UNCONFIRMED: 107000 for a timeout below -1; 507046 (ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) when the
 time runs out; the simulator's own limit (config.wait_timeout_s) still applies to -1.
 """

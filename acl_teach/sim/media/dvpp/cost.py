@@ -5,7 +5,7 @@ order of its usual datasheet line (decode 16 channels of 1080p at 30 fps, encode
 at 30 fps); the 310P / 310B rates and every VPC, JPEGD and PNGD rate are guesses of the same order —
 all UNCONFIRMED, and easy to change here. A task costs a fixed start-up plus its pixels (decoded /
 encoded / read + written) at the unit's aggregate rate, as if one channel had the whole unit.
-``dvpp_cost`` is the one cost function of every DVPP unit; timeline.py places the slices.
+``dvpp_cost`` is the one cost function of every DVPP unit; core/timeline.py places the slices.
 """
 from __future__ import annotations
 

@@ -299,7 +299,7 @@ def dvpp_jpeg_decode_async(api, channel_desc, data, size, output_desc, stream):
             return device_fault(out, f"JPEGD: {why}")
         return _decode(bytes(region.view(offset, size)), out, soc)
 
-    cost = dvpp_cost("jpegd", out.width * out.height)  # the pixels the desc asks for (dvpp_cost.py)
+    cost = dvpp_cost("jpegd", out.width * out.height)  # the pixels the desc asks for (media/dvpp/cost.py)
     return _queue(api, stream, f"dvpp_jpeg_decode {size} bytes", task, cost_us=cost, cat="jpegd",
                   fault=DEVICE_FAULT)
 

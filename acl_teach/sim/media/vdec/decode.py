@@ -195,7 +195,7 @@ class Channel:
             self.lane.call(lambda: chunk.fn(chunk.input, output, chunk.user_data), f"frame {chunk.index}", done)
 
     def _timeline(self, chunk: Chunk, frame: Any, why: str) -> float:
-        """The chunk's slice on this channel's timeline row (dvpp_cost.py); when the unit finished it."""
+        """The chunk's slice on this channel's timeline row (media/dvpp/cost.py); when the unit finished it."""
         w, h = (frame.width, frame.height) if frame is not None else (0, 0)
         kind = " (skipped)" if chunk.skipped else " (failed)" if why else ""
         args = {"frame": chunk.index, "channel_id": self.desc.channel_id, "result": f"failed: {why}" if why else "ok"}

@@ -107,7 +107,7 @@ class Channel:
         return view, address
 
     def _slice(self, ready_us: float, why: str = "") -> float:
-        """This frame's slice on the channel's timeline row (dvpp_cost.py); when the unit finished it."""
+        """This frame's slice on the channel's timeline row (media/dvpp/cost.py); when the unit finished it."""
         w, h = self.desc.pic_width, self.desc.pic_height
         args = {"frame": self.frames, "channel_id": self.channel_id, "width": w, "height": h,
                 "result": f"failed: {why}" if why else "ok"}
