@@ -290,15 +290,22 @@ def create_stream(api):
 @binding("acl.rt.destroy_stream", "k", needs=INIT)
 def destroy_stream(api, stream):
     """Destroy a stream you created (synchronize it first)."""
-    st = state()
-    if stream == 0:
-        return fail(100000, api, "stream is 0 (NULL); the default stream is not destroyed by you.")
-    with st.lock:
-        obj = st.lookup(stream, Stream)
-        if obj is None or obj.is_default:
-            return fail(107000, api, f"{st.describe_handle(stream)} is not a stream you created.")
+    with state().lock:
+        obj, ret = own_stream(api, stream)
+        if ret:
+            return ret
         release_stream(stream, api)
     return 0
+
+
+def own_stream(api: str, stream: int) -> Tuple[Optional[Stream], int]:
+    """(the stream, 0) if ``stream`` is one the learner created and may destroy, else (None, pyACL's code)."""
+    if stream == 0:
+        return None, fail(100000, api, "stream is 0 (NULL); the default stream is not destroyed by you.")
+    obj = state().lookup(stream, Stream)
+    if obj is None or obj.is_default:
+        return None, fail(107000, api, f"{state().describe_handle(stream)} is not a stream you created.")
+    return obj, 0
 
 
 def _stopped_early(api: str, why: str, obj: Stream, timeout: float) -> int:

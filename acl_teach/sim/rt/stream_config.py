@@ -24,7 +24,8 @@ from ...spec import streams as S
 from ..core.args import CONTEXT, INIT, binding
 from .runtime import Context, current_context
 from ..core.state import fail, state
-from .stream import FAILURE_HOOKS, NEW_STREAM_HOOKS, Stream, new_stream, release_stream, resolve_stream
+from .stream import (FAILURE_HOOKS, NEW_STREAM_HOOKS, Stream, new_stream, own_stream, release_stream,
+                     resolve_stream)
 
 MAX_STREAMS = 1024  # UNCONFIRMED: streams per device that get_stream_available_num starts from
 
@@ -112,13 +113,10 @@ def create_stream_with_config(api, priority, flag):
 @binding("acl.rt.destroy_stream_force", "k", needs=INIT)
 def destroy_stream_force(api, stream):
     """Destroy a stream at once: tasks that have not run are dropped (no wait, no complaint)."""
-    st = state()
-    if stream == 0:
-        return fail(100000, api, "stream is 0 (NULL); the default stream is not destroyed by you.")
-    with st.lock:
-        obj = st.lookup(stream, Stream)
-        if obj is None or obj.is_default:
-            return fail(107000, api, f"{st.describe_handle(stream)} is not a stream you created.")
+    with state().lock:
+        obj, ret = own_stream(api, stream)
+        if ret:
+            return ret
         left = [t for t in list(obj.tasks) if t is not obj.running]
         obj.tasks.clear()
         release_stream(stream, api)
