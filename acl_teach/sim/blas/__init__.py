@@ -4,7 +4,6 @@ The six ``create_handle_for_*`` functions are not simulated (absent here, report
 """
 from .gemm import gemm_ex, gemv_ex, hgemm, hgemv, s8gemm, s8gemv  # noqa: F401
 
-from types import ModuleType as _ModuleType  # noqa: E402
+from ..core.names import functions_of as _functions_of  # noqa: E402
 
-__all__ = [name for name in dir()  # the functions only: a submodule (``model`` …) is not pyACL's
-           if not name.startswith("_") and not isinstance(globals()[name], _ModuleType)]
+__all__ = _functions_of(globals())  # the functions only: a submodule (``model`` …) is not pyACL's

@@ -21,7 +21,6 @@ from .aipp_dynamic import (create_aipp, destroy_aipp, get_aipp_data_size, set_ai
                            set_aipp_padding_params, set_aipp_pixel_var_reci, set_aipp_rbuv_swap_switch,
                            set_aipp_src_image_size, set_input_aipp)
 
-from types import ModuleType as _ModuleType  # noqa: E402
+from ..core.names import functions_of as _functions_of  # noqa: E402
 
-__all__ = [name for name in dir()  # the functions only: a submodule (``model`` …) is not pyACL's
-           if not name.startswith("_") and not isinstance(globals()[name], _ModuleType)]
+__all__ = _functions_of(globals())  # the functions only: a submodule (``model`` …) is not pyACL's

@@ -6,7 +6,6 @@ from .profiler import (create_config, create_stamp, create_step_info, create_sub
                        init, mark, mark_ex, model_subscribe, model_un_subscribe, model_unsubscribe, pop, push,
                        range_start, range_stop, set_config, set_stamp_trace_message, start, stop)
 
-from types import ModuleType as _ModuleType  # noqa: E402
+from ..core.names import functions_of as _functions_of  # noqa: E402
 
-__all__ = [name for name in dir()  # the functions only: a submodule (``model`` …) is not pyACL's
-           if not name.startswith("_") and not isinstance(globals()[name], _ModuleType)]
+__all__ = _functions_of(globals())  # the functions only: a submodule (``model`` …) is not pyACL's
