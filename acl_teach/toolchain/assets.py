@@ -16,6 +16,7 @@ from typing import Any, Dict, List, Optional
 
 from ..spec import om
 from . import atc, board, recipes
+from .files import replace_with
 
 PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIM_SOC = "Ascend310"
@@ -164,7 +165,6 @@ def probe_onnx() -> str:
                                    helper.make_node("Neg", ["mask"], ["neg_mask"], name="neg")], "probe", ins, outs)
         model = helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
         model.ir_version = 8
-        from .files import replace_with
         replace_with(path, model.SerializeToString())
     return path
 

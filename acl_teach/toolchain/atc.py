@@ -24,6 +24,7 @@ import numpy as np
 from ..spec import dtypes, om
 from ..spec.constants import ACL_DYNAMIC_TENSOR_NAME, ACL_FORMAT_ND, ACL_INT64
 from . import ascend_ops, graphcost, singleop
+from .files import replace_with
 
 FLAGS = ("model", "framework", "output", "soc_version", "input_shape", "input_format", "input_fp16_nodes",
          "output_type", "dynamic_batch_size", "dynamic_image_size", "dynamic_dims", "weight", "out_nodes", "log", "singleop",
@@ -444,7 +445,6 @@ def build(flags: Dict[str, str], command: str = "", notes: Optional[List[str]] =
 
 def _write_om(output: str, out_path: str, data: bytes) -> None:
     """Write the .om; a folder in the way or an unwritable place is ATC's --output failure, never a traceback."""
-    from .files import replace_with
     try:
         os.makedirs(os.path.dirname(os.path.abspath(out_path)), exist_ok=True)
         replace_with(out_path, data)  # never through a link planted at its temporary name

@@ -11,6 +11,7 @@ import os
 from typing import Any, Callable, Dict, Optional, Union
 
 from ..spec import om
+from .files import replace_with
 
 EFFICIENTNET_LITE = {"name": "efficientnet-lite", "resize_short": 256, "crop": 224, "resample": "bicubic",
                      "channel_order": "RGB", "mean": [127.0] * 3, "std": [128.0] * 3, "layout": "NCHW",
@@ -94,7 +95,6 @@ def keep(model_path: str, recipe: Dict[str, Any]) -> None:
                 return
         except RecipeError:
             pass  # a damaged sidecar is replaced
-    from .files import replace_with
     replace_with(target, json.dumps(recipe, indent=1).encode("utf-8"))
 
 

@@ -45,6 +45,10 @@ class _DumpState(dict):
     """The process's dump service: init flag, config, callback (acl.finalize ends the service, keeps the callback)."""
 
     def on_finalize(self, by: str) -> None:
+        self.stop()
+
+    def stop(self) -> None:
+        """No service, no config, step counts and the folder stamp forgotten (finalize_dump and acl.finalize)."""
         self.update(initialised=False, config=None, steps={}, stamp=None)
 
 
@@ -119,7 +123,7 @@ def finalize_dump(api):
     d = _dump()
     if not d["initialised"]:
         return fail(DUMP_NOT_RUN, api, "acl.mdl.init_dump must be called before acl.mdl.finalize_dump.")
-    d.update(initialised=False, config=None, steps={}, stamp=None)
+    d.stop()
     return 0
 
 
