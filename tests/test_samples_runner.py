@@ -79,8 +79,8 @@ def test_a_side_venv_pip_cannot_make_fails_only_its_entries(tools, monkeypatch, 
     assert run.main([str(tmp_path), *names, "--work", str(tmp_path / "w"), "-j", "1"]) == 0
     assert ran == ["resnet50_imagenet_classification"] and len(calls) == 2  # one venv for both 1.23 entries
     lines = {ln.split()[1]: ln for ln in capsys.readouterr().out.splitlines() if ln.startswith(("PASS", "FAIL"))}
-    why = (f"could not make {tmp_path / 'sv-np123'} (pip install): error: subprocess-exited-with-error / "
-           "gcc: not found / ERROR: Failed building wheel for cython_bbox")
+    why = (f"could not make {tmp_path / 'sv-np123'} (pip install): error: subprocess-exited-with-error | "
+           "gcc: not found | ERROR: Failed building wheel for cython_bbox")
     assert lines["hand_detection_Gitee"].startswith("FAIL") and lines["hand_detection_Gitee"].endswith(why)
     assert lines["object_tracking_video"].startswith("FAIL") and lines["object_tracking_video"].endswith(why)
     assert lines["resnet50_imagenet_classification"].startswith("PASS")

@@ -163,14 +163,6 @@ def box_drawn(path: str, box: Tuple[int, int, int, int], bgr: Tuple[int, int, in
     return check
 
 
-def printed(pattern: str, what: str) -> Check:
-    """The output matches ``pattern`` (a line the sample prints from the substitute's result)."""
-    def check(output: str, sample_dir: str) -> Tuple[bool, str]:
-        m = re.search(pattern, output, re.M)
-        return bool(m), m.group(0).strip() if m else f"{what} not printed"
-    return check
-
-
 def box_in_frames(folder: str, count: int, box: Tuple[int, int, int, int], bgr: Tuple[int, int, int]) -> Check:
     """``count`` result pictures in ``folder`` (relative to the sample dir), each with box_drawn's outline."""
     def check(output: str, sample_dir: str) -> Tuple[bool, str]:

@@ -44,7 +44,7 @@ class Result:
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REQUIREMENTS = os.path.join(HERE, "requirements.txt")
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(HERE))
 
 
 class NoVenvPlace(Exception):
@@ -98,7 +98,7 @@ def ensure_side_venv(numpy: str) -> Tuple[bool, str]:
     for name, step in steps:
         proc = subprocess.run(step, capture_output=True, text=True)
         if proc.returncode:
-            return False, f"could not make {where} ({name}): {tail_of(proc.stderr or proc.stdout, 3)}"
+            return False, f"could not make {where} ({name}): {verdict.tail(proc.stderr or proc.stdout) or '(no output)'}"
     with open(marker, "w", encoding="utf-8") as fh:
         fh.write(stamp)
     return True, f"made {where} for the samples needing NumPy {numpy}"
@@ -113,12 +113,6 @@ def side_venvs(chosen: List[Sample]) -> Dict[str, str]:
         if not made:
             failed[numpy] = line
     return failed
-
-
-def tail_of(text: str, count: int = 1) -> str:
-    """The last ``count`` non-empty lines of a tool's output, joined by ' / '."""
-    lines = [ln.strip() for ln in text.splitlines() if ln.strip()]
-    return " / ".join(lines[-count:]) if lines else "(no output)"
 
 
 def missing_modules(python: str, modules) -> List[str]:
