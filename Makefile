@@ -46,6 +46,9 @@ lab: $(VENV)/.installed-lab
 # headless Debian Chromium driven by Playwright; screenshots in artifacts/ui/<notebook>.png.
 test-ui: $(VENV)/.installed-test
 	command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null)
+	# a CJK font, so the Chinese edition's screenshots show text, not boxes (a fresh Debian has none)
+	(command -v fc-list >/dev/null && fc-list :lang=zh | grep -q .) || (apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-noto-cjk >/dev/null)
 	$(PY) -m pip install -q -e ".[test,ui]"
 	$(PY) -m pytest -q ui_tests
 
